@@ -1,0 +1,218 @@
+/* ppgcc core: control-flow graphs, Ball-Larus and preferential path numbering,
+   counter placement and path regeneration.  Plain C11, no GCC headers: the
+   plugin, the tools and the unit tests all drive the same code.
+
+   Specification: K. Vaswani, "Efficient Online Path Profiling" (thesis) §3.2,
+   §3.3 and §3.6; Ammons, Ball, Larus, PLDI'97 §2.  */
+#ifndef PP_CORE_H
+#define PP_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef uint64_t pp_pathid;
+
+/* ------------------------------------------------------------------ graph */
+
+/* An edge that cannot carry a probe (abnormal or EH edge in GCC terms): paths
+   end in its source block and start again at its destination.  */
+#define PP_EDGE_ABNORMAL 1u
+
+typedef struct pp_graph pp_graph;
+
+pp_graph *pp_graph_new (void);
+void pp_graph_free (pp_graph *g);
+/* Adds a node; NAME is copied (NULL gives "n<id>").  Returns its id (0, 1, ...). */
+int pp_graph_add_node (pp_graph *g, const char *name);
+/* Adds an edge SRC->DST; out-edges keep their insertion order, which fixes the
+   numbering.  WEIGHT is an execution-count estimate for counter placement,
+   negative when unknown.  Returns the edge id (0, 1, ...), or -1 on a bad node. */
+int pp_graph_add_edge (pp_graph *g, int src, int dst, unsigned flags,
+                       double weight);
+void pp_graph_set_entry (pp_graph *g, int node);
+void pp_graph_set_exit (pp_graph *g, int node);
+/* Optional per-node source lines, for reports (first..last, 0 if unknown). */
+void pp_graph_set_lines (pp_graph *g, int node, unsigned first, unsigned last);
+
+int pp_graph_num_nodes (const pp_graph *g);
+int pp_graph_num_edges (const pp_graph *g);
+int pp_graph_entry (const pp_graph *g);   /* -1 when unset */
+int pp_graph_exit (const pp_graph *g);
+const char *pp_graph_node_name (const pp_graph *g, int node);
+int pp_graph_find_node (const pp_graph *g, const char *name); /* -1: none */
+void pp_graph_node_lines (const pp_graph *g, int node, unsigned *first,
+                          unsigned *last);
+int pp_graph_edge_src (const pp_graph *g, int edge);
+int pp_graph_edge_dst (const pp_graph *g, int edge);
+unsigned pp_graph_edge_flags (const pp_graph *g, int edge);
+double pp_graph_edge_weight (const pp_graph *g, int edge);
+/* The edge SRC->DST (the first one when there are several), or -1. */
+int pp_graph_find_edge (const pp_graph *g, int src, int dst);
+
+/* A 32-bit checksum of the graph's shape (nodes, edges in order, flags,
+   entry, exit): the CFG checksum a profile is matched against.  */
+uint32_t pp_graph_checksum (const pp_graph *g);
+
+/* -------------------------------------------------------------- numbering */
+
+/* How a DAG edge came to be (PLDI'97 §2.2).  */
+typedef enum
+{
+  PP_DAG_REAL,  /* a CFG edge kept in the DAG */
+  PP_DAG_ENTRY, /* pseudo edge ENTRY->w: a path starts again at w */
+  PP_DAG_EXIT   /* pseudo edge v->EXIT: a path ends at v */
+} pp_dag_kind;
+
+typedef struct
+{
+  int src, dst;      /* graph nodes */
+  pp_dag_kind kind;
+  int cfg_edge;      /* PP_DAG_REAL: the graph edge; otherwise -1 */
+  pp_pathid val;     /* Ball-Larus weight (thesis Fig 3.1) */
+  pp_pathid inc;     /* chord increment, modulo 2^64; 0 on spanning-tree edges */
+  int chord;         /* 1 when off the maximum spanning tree */
+  int ppp_set;       /* 0: PPP weight undefined (bottom), treated as 0 */
+  int64_t ppp;       /* PPP weight (thesis Fig 3.10) */
+  pp_pathid ppp_inc; /* PPP chord increment, same chords as inc */
+} pp_dag_edge;
+
+/* Why a CFG edge is not an ordinary DAG edge.  */
+typedef enum
+{
+  PP_CFG_DAG,      /* kept: dag_edge says which */
+  PP_CFG_BREAK,    /* back edge, or edge into a restart node: the path ends
+                      at the source (exit_edge) and restarts at the
+                      destination (entry_edge) */
+  PP_CFG_UNREACHED /* source unreachable from ENTRY: never instrumented */
+} pp_cfg_role;
+
+/* Reasons a node starts paths afresh.  */
+#define PP_NODE_RESTART_ABNORMAL 1u  /* has an abnormal in-edge */
+#define PP_NODE_RESTART_CUT 2u       /* cut to keep the path count in range */
+#define PP_NODE_END_IN_BLOCK 4u      /* paths end inside it: abnormal out-edge,
+                                        or no successor (noreturn call) */
+#define PP_NODE_UNREACHED 8u
+
+typedef struct
+{
+  pp_cfg_role role;
+  int dag_edge;   /* PP_CFG_DAG */
+  int exit_edge;  /* PP_CFG_BREAK: the pseudo edge src->EXIT */
+  int entry_edge; /* PP_CFG_BREAK: the pseudo edge ENTRY->dst */
+  int back;       /* 1 for a DFS back edge */
+} pp_cfg_edge_info;
+
+typedef struct
+{
+  int entry, exit;
+  int num_nodes;              /* graph nodes */
+  int num_cfg_edges;          /* graph edges */
+  pp_cfg_edge_info *cfg;      /* [num_cfg_edges] */
+  unsigned *node_flags;       /* [num_nodes], PP_NODE_* */
+  pp_pathid *npaths;          /* [num_nodes]: paths from the node to EXIT */
+  int *node_exit_edge;        /* [num_nodes]: pseudo edge v->EXIT or -1 */
+  int *node_entry_edge;       /* [num_nodes]: pseudo edge ENTRY->v or -1 */
+  int num_dag_edges;
+  pp_dag_edge *dag;           /* [num_dag_edges] */
+  int **out;                  /* [num_nodes]: DAG out-edges, -1 terminated */
+  int *topo;                  /* reachable nodes in topological order */
+  int num_topo;
+  pp_pathid num_paths;        /* Ball-Larus paths ENTRY->EXIT (N_s) */
+  int num_cuts;               /* nodes cut for overflow (0: none) */
+  /* PPP, after pp_ppp (): */
+  int ppp_done;
+  int64_t ppp_min, ppp_max;   /* range of PPP ids of the interesting paths */
+  double delta;               /* compactness (Problem A); 0 when no paths */
+} pp_numbering;
+
+typedef struct
+{
+  /* Largest number of paths a function may have; 0 means 2^64-1.  Beyond it
+     the graph is cut (paths truncated at chosen nodes), never wrapped.  */
+  pp_pathid max_paths;
+} pp_options;
+
+/* Builds the DAG and the Ball-Larus numbering.  Returns NULL and writes a
+   one-line reason into ERR when the graph cannot be numbered (no entry or
+   exit, ...).  */
+pp_numbering *pp_number (const pp_graph *g, const pp_options *opt,
+                         char *err, size_t errlen);
+void pp_numbering_free (pp_numbering *n);
+
+/* Ball-Larus id of a path given as DAG edges (sum of val). */
+pp_pathid pp_path_bl (const pp_numbering *n, const int *dag_edges, int len);
+/* PPP id of a path given as DAG edges (sum of ppp, bottom as 0). */
+int64_t pp_path_ppp (const pp_numbering *n, const int *dag_edges, int len);
+
+/* Converts a node sequence ENTRY..EXIT into DAG edges, real edges preferred
+   over pseudo ones.  Returns the length, or -1 (with ERR) when the sequence is
+   not a path of the DAG.  *OUT is malloc'd.  */
+int pp_path_from_nodes (const pp_numbering *n, const int *nodes, int len,
+                        int **out, char *err, size_t errlen);
+
+/* Path regeneration: the DAG edges of Ball-Larus path ID.  Returns the
+   length (*OUT malloc'd), or -1 when ID >= num_paths.  */
+int pp_regenerate (const pp_numbering *n, pp_pathid id, int **out);
+
+/* Preferential path profiling (thesis Fig 3.10) for the interesting paths
+   given by Ball-Larus id.  Fills dag[].ppp/ppp_set, ppp_min/max and delta;
+   PPP_IDS (may be NULL) receives each path's PPP id.  Returns 0, or -1 with
+   ERR (an id out of range, arithmetic overflow).  */
+int pp_ppp (pp_numbering *n, const pp_pathid *ids, int nids, int64_t *ppp_ids,
+            char *err, size_t errlen);
+
+/* ----------------------------------------------------- counter placement */
+
+/* Chooses chords (edges off a maximum spanning tree, weights from the graph
+   or static loop-depth estimates) and computes inc/ppp_inc so that the sum of
+   the increments along any path equals its id (thesis §3.6, "Counter
+   optimizations").  Called by pp_plan; exposed for tests.  */
+void pp_place_chords (pp_numbering *n, const pp_graph *g);
+
+typedef enum { PP_REG_NONE, PP_REG_ADD, PP_REG_SET } pp_reg_op;
+
+typedef enum
+{
+  PP_AT_EDGE,       /* on CFG edge `edge` (split when needed) */
+  PP_AT_BLOCK_END   /* in `block`, before its last statement when that one
+                       transfers control (call, jump), else at its end */
+} pp_probe_where;
+
+/* One probe.  Executed as: if (count) counter[index]++ where index is
+   reg + count_off (count_uses_reg) or the constant count_off; then the
+   register operations.  reg[0] is the Ball-Larus register, reg[1] the PPP
+   register (only when the numbering has PPP weights).  */
+typedef struct
+{
+  pp_probe_where where;
+  int edge;                /* PP_AT_EDGE */
+  int block;               /* PP_AT_BLOCK_END */
+  int count;
+  int count_uses_reg;
+  pp_pathid count_off;     /* BL index offset */
+  pp_pathid ppp_count_off; /* PPP index offset (same use of the register) */
+  int ppp_count_uses_reg;
+  pp_reg_op op[2];
+  pp_pathid val[2];
+} pp_probe;
+
+/* The probes for a numbering: increments on chords only, initialisation
+   pushed down and merged with the first increment, the counter update at
+   each path end.  Returns the number of probes, *OUT malloc'd.  */
+int pp_plan (pp_numbering *n, const pp_graph *g, pp_probe **out);
+
+/* Simulates the probes along a walk of CFG edges from ENTRY to EXIT (or to a
+   node whose paths end in the block).  Calls SINK with each counted BL and PPP
+   index.  For tests: this is what the instrumented program computes.  */
+typedef void (*pp_count_sink) (void *ctx, pp_pathid bl, pp_pathid ppp);
+int pp_simulate (const pp_numbering *n, const pp_probe *probes, int nprobes,
+                 const int *cfg_edges, int len, pp_count_sink sink, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
