@@ -1,1 +1,464 @@
+/* Counter placement (thesis §3.6, "Counter optimizations", after Ball and
+   Larus): increments only on chords of a maximum spanning tree, the
+   initialisation pushed down and merged with the first increment, and the
+   last increment folded into the counter update at each path end.
+
+   Chords.  Add the edge EXIT->ENTRY and take a maximum spanning tree of the
+   undirected DAG (Kruskal).  Give every node a potential phi with
+   phi(ENTRY) = phi(EXIT) = 0 and phi(v) - phi(u) = val(u->v) on tree edges;
+   then inc(e) = val(e) + phi(src) - phi(dst) is 0 on tree edges and the incs
+   along any ENTRY..EXIT path add up to its id.  Edges that carry a probe
+   anyway (pseudo edges: the path end and restart at a back edge; edges into
+   EXIT: the counter update) are the cheapest chords, so they weigh least.
+   Everything is modulo 2^64: an increment may be "negative".
+
+   Push-down.  A dataflow pass finds the nodes where the register's value is
+   the same constant on every path from ENTRY ("known").  The register is
+   only written where a path enters an unknown node (materialised with a
+   SET from a known node, an ADD between unknown ones), and a path end at a
+   known node updates a constant counter index.  */
 #include "internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* --------------------------------------------------------------- weights */
+
+/* Static estimate without a profile: a node in loop depth k runs 8^k as
+   often as the entry; an edge gets its source's share.  Loop depth counts
+   the natural loops (of the DFS back edges) that contain the node.  */
+static double *
+static_node_freq (const pp_numbering *n, const pp_graph *g)
+{
+  int nn = n->num_nodes, ne = n->num_cfg_edges;
+  int *depth = pp_xcalloc (nn, sizeof *depth);
+  int *rstart = pp_xcalloc (nn + 1, sizeof *rstart);
+  int *redges = pp_xcalloc (ne ? ne : 1, sizeof *redges);
+  for (int e = 0; e < ne; e++)
+    rstart[pp_graph_edge_dst (g, e) + 1]++;
+  for (int v = 0; v < nn; v++)
+    rstart[v + 1] += rstart[v];
+  int *fill = pp_xcalloc (nn, sizeof *fill);
+  for (int e = 0; e < ne; e++)
+    {
+      int w = pp_graph_edge_dst (g, e);
+      redges[rstart[w] + fill[w]++] = e;
+    }
+  int *mark = pp_xcalloc (nn, sizeof *mark), stamp = 0;
+  int *stack = pp_xcalloc (nn, sizeof *stack);
+  for (int e = 0; e < ne; e++)
+    {
+      if (!n->cfg[e].back)
+        continue;
+      int header = pp_graph_edge_dst (g, e), latch = pp_graph_edge_src (g, e);
+      stamp++;
+      int sp = 0;
+      mark[header] = stamp;
+      depth[header]++;
+      if (mark[latch] != stamp)
+        {
+          mark[latch] = stamp;
+          depth[latch]++;
+          stack[sp++] = latch;
+        }
+      while (sp)
+        {
+          int v = stack[--sp];
+          for (int i = rstart[v]; i < rstart[v + 1]; i++)
+            {
+              int u = pp_graph_edge_src (g, redges[i]);
+              if (mark[u] != stamp
+                  && !(n->node_flags[u] & PP_NODE_UNREACHED))
+                {
+                  mark[u] = stamp;
+                  depth[u]++;
+                  stack[sp++] = u;
+                }
+            }
+        }
+    }
+  double *freq = pp_xcalloc (nn, sizeof *freq);
+  for (int v = 0; v < nn; v++)
+    {
+      freq[v] = 1;
+      for (int k = 0; k < depth[v] && k < 20; k++)
+        freq[v] *= 8;
+    }
+  free (depth);
+  free (rstart);
+  free (redges);
+  free (fill);
+  free (mark);
+  free (stack);
+  return freq;
+}
+
+static double *
+dag_edge_weights (const pp_numbering *n, const pp_graph *g)
+{
+  int nd = n->num_dag_edges;
+  double *w = pp_xcalloc (nd ? nd : 1, sizeof *w);
+  int profiled = 0;
+  for (int e = 0; e < n->num_cfg_edges; e++)
+    if (pp_graph_edge_weight (g, e) >= 0)
+      profiled = 1;
+  double *freq = profiled ? NULL : static_node_freq (n, g);
+  int *outdeg = pp_xcalloc (n->num_nodes, sizeof *outdeg);
+  for (int d = 0; d < nd; d++)
+    outdeg[n->dag[d].src]++;
+  for (int d = 0; d < nd; d++)
+    {
+      const pp_dag_edge *de = &n->dag[d];
+      if (de->kind != PP_DAG_REAL || de->dst == n->exit)
+        w[d] = -1; /* carries a probe anyway: the cheapest chord */
+      else if (profiled)
+        w[d] = pp_graph_edge_weight (g, de->cfg_edge);
+      else
+        w[d] = freq[de->src] / outdeg[de->src];
+    }
+  free (freq);
+  free (outdeg);
+  return w;
+}
+
+/* ----------------------------------------------------- spanning tree */
+
+static int
+uf_find (int *parent, int x)
+{
+  while (parent[x] != x)
+    x = parent[x] = parent[parent[x]];
+  return x;
+}
+
+static const double *sort_weights;
+
+static int
+by_weight_desc (const void *a, const void *b)
+{
+  int x = *(const int *) a, y = *(const int *) b;
+  if (sort_weights[x] != sort_weights[y])
+    return sort_weights[x] > sort_weights[y] ? -1 : 1;
+  return x - y;
+}
+
+/* Potentials along the tree: phi(dst) - phi(src) = weight on tree edges.  */
+static void
+potentials (const pp_numbering *n, const char *in_tree, int ppp,
+            pp_pathid *phi)
+{
+  int nn = n->num_nodes, nd = n->num_dag_edges;
+  /* Undirected tree adjacency.  */
+  int *start = pp_xcalloc (nn + 1, sizeof *start);
+  int *adj = pp_xcalloc (2 * nd + 2, sizeof *adj);
+  for (int d = 0; d < nd; d++)
+    if (in_tree[d])
+      {
+        start[n->dag[d].src + 1]++;
+        start[n->dag[d].dst + 1]++;
+      }
+  for (int v = 0; v < nn; v++)
+    start[v + 1] += start[v];
+  int *fill = pp_xcalloc (nn, sizeof *fill);
+  for (int d = 0; d < nd; d++)
+    if (in_tree[d])
+      {
+        int u = n->dag[d].src, v = n->dag[d].dst;
+        adj[start[u] + fill[u]++] = d;
+        adj[start[v] + fill[v]++] = d;
+      }
+  char *seen = pp_xcalloc (nn, 1);
+  int *queue = pp_xcalloc (nn, sizeof *queue);
+  int head = 0, tail = 0;
+  /* ENTRY and EXIT are joined by the extra tree edge of weight 0.  */
+  phi[n->entry] = phi[n->exit] = 0;
+  seen[n->entry] = seen[n->exit] = 1;
+  queue[tail++] = n->entry;
+  queue[tail++] = n->exit;
+  while (head < tail)
+    {
+      int v = queue[head++];
+      for (int i = start[v]; i < start[v + 1]; i++)
+        {
+          const pp_dag_edge *de = &n->dag[adj[i]];
+          pp_pathid wt = ppp ? (de->ppp_set ? (pp_pathid) de->ppp : 0)
+                             : de->val;
+          int other = de->src == v ? de->dst : de->src;
+          if (seen[other])
+            continue;
+          seen[other] = 1;
+          phi[other] = de->src == v ? phi[v] + wt : phi[v] - wt;
+          queue[tail++] = other;
+        }
+    }
+  free (start);
+  free (adj);
+  free (fill);
+  free (seen);
+  free (queue);
+}
+
+void
+pp_place_chords (pp_numbering *n, const pp_graph *g)
+{
+  int nn = n->num_nodes, nd = n->num_dag_edges;
+  double *w = dag_edge_weights (n, g);
+  int *order = pp_xcalloc (nd ? nd : 1, sizeof *order);
+  for (int d = 0; d < nd; d++)
+    order[d] = d;
+  sort_weights = w;
+  qsort (order, nd, sizeof *order, by_weight_desc);
+  sort_weights = NULL;
+
+  int *parent = pp_xcalloc (nn, sizeof *parent);
+  for (int v = 0; v < nn; v++)
+    parent[v] = v;
+  parent[uf_find (parent, n->exit)] = uf_find (parent, n->entry);
+  char *in_tree = pp_xcalloc (nd ? nd : 1, 1);
+  for (int i = 0; i < nd; i++)
+    {
+      int d = order[i];
+      int a = uf_find (parent, n->dag[d].src), b = uf_find (parent, n->dag[d].dst);
+      if (a != b)
+        {
+          parent[a] = b;
+          in_tree[d] = 1;
+        }
+    }
+
+  pp_pathid *phi = pp_xcalloc (nn, sizeof *phi);
+  potentials (n, in_tree, 0, phi);
+  for (int d = 0; d < nd; d++)
+    {
+      pp_dag_edge *de = &n->dag[d];
+      de->chord = !in_tree[d];
+      de->inc = in_tree[d] ? 0 : de->val + phi[de->src] - phi[de->dst];
+    }
+  potentials (n, in_tree, 1, phi);
+  for (int d = 0; d < nd; d++)
+    {
+      pp_dag_edge *de = &n->dag[d];
+      pp_pathid p = de->ppp_set ? (pp_pathid) de->ppp : 0;
+      de->ppp_inc = in_tree[d] ? 0 : p + phi[de->src] - phi[de->dst];
+    }
+  free (w);
+  free (order);
+  free (parent);
+  free (in_tree);
+  free (phi);
+}
+
+/* ------------------------------------------------------------ the plan */
+
+/* Known register values: KNOWN[v] set when every DAG path from ENTRY gives
+   the register the same value KVAL[v] at v.  */
+static void
+known_values (const pp_numbering *n, int ppp, char *known, pp_pathid *kval)
+{
+  int nn = n->num_nodes;
+  char *any = pp_xcalloc (nn, 1);
+  memset (known, 1, nn);
+  known[n->entry] = 1;
+  kval[n->entry] = 0;
+  any[n->entry] = 1;
+  for (int i = 0; i < n->num_topo; i++)
+    {
+      int u = n->topo[i];
+      for (int *o = n->out[u]; *o >= 0; o++)
+        {
+          const pp_dag_edge *de = &n->dag[*o];
+          int v = de->dst;
+          pp_pathid inc = ppp ? de->ppp_inc : de->inc;
+          if (!known[u])
+            known[v] = 0;
+          else if (!any[v])
+            kval[v] = kval[u] + inc;
+          else if (kval[v] != kval[u] + inc)
+            known[v] = 0;
+          any[v] = 1;
+        }
+    }
+  free (any);
+}
+
+typedef struct
+{
+  const pp_numbering *n;
+  char *known[2];
+  pp_pathid *kval[2];
+  int nregs;
+} plan_state;
+
+/* Counter index at a path end through DAG edge D from node U.  */
+static void
+end_index (const plan_state *ps, int d, pp_probe *p)
+{
+  const pp_dag_edge *de = &ps->n->dag[d];
+  int u = de->src;
+  p->count = 1;
+  p->count_uses_reg = !ps->known[0][u];
+  p->count_off = (p->count_uses_reg ? 0 : ps->kval[0][u]) + de->inc;
+  if (ps->nregs > 1)
+    {
+      p->ppp_count_uses_reg = !ps->known[1][u];
+      p->ppp_count_off = (p->ppp_count_uses_reg ? 0 : ps->kval[1][u])
+                         + de->ppp_inc;
+    }
+}
+
+/* Register update for taking DAG edge D (a real edge, or a pseudo entry
+   when a path restarts).  */
+static void
+reg_update (const plan_state *ps, int d, pp_probe *p)
+{
+  const pp_dag_edge *de = &ps->n->dag[d];
+  for (int r = 0; r < ps->nregs; r++)
+    {
+      pp_pathid inc = r ? de->ppp_inc : de->inc;
+      if (ps->known[r][de->dst])
+        p->op[r] = PP_REG_NONE;
+      else if (ps->known[r][de->src])
+        {
+          p->op[r] = PP_REG_SET;
+          p->val[r] = ps->kval[r][de->src] + inc;
+        }
+      else if (inc != 0)
+        {
+          p->op[r] = PP_REG_ADD;
+          p->val[r] = inc;
+        }
+    }
+}
+
+static int
+probe_does_something (const pp_probe *p)
+{
+  return p->count || p->op[0] != PP_REG_NONE || p->op[1] != PP_REG_NONE;
+}
+
+int
+pp_plan (pp_numbering *n, const pp_graph *g, pp_probe **out)
+{
+  pp_place_chords (n, g);
+  plan_state ps = { n, { NULL, NULL }, { NULL, NULL }, n->ppp_done ? 2 : 1 };
+  for (int r = 0; r < ps.nregs; r++)
+    {
+      ps.known[r] = pp_xcalloc (n->num_nodes, 1);
+      ps.kval[r] = pp_xcalloc (n->num_nodes, sizeof (pp_pathid));
+      known_values (n, r, ps.known[r], ps.kval[r]);
+    }
+  pp_probe *probes = pp_xcalloc (n->num_cfg_edges + n->num_nodes + 1,
+                                 sizeof *probes);
+  int np = 0;
+  for (int v = 0; v < n->num_nodes; v++)
+    if ((n->node_flags[v] & PP_NODE_END_IN_BLOCK)
+        && !(n->node_flags[v] & PP_NODE_UNREACHED))
+      {
+        pp_probe *p = &probes[np++];
+        p->where = PP_AT_BLOCK_END;
+        p->block = v;
+        p->edge = -1;
+        end_index (&ps, n->node_exit_edge[v], p);
+      }
+  for (int e = 0; e < n->num_cfg_edges; e++)
+    {
+      const pp_cfg_edge_info *c = &n->cfg[e];
+      pp_probe *p = &probes[np];
+      memset (p, 0, sizeof *p);
+      p->where = PP_AT_EDGE;
+      p->edge = e;
+      p->block = -1;
+      if (c->role == PP_CFG_DAG)
+        {
+          const pp_dag_edge *de = &n->dag[c->dag_edge];
+          if (de->dst == n->exit)
+            end_index (&ps, c->dag_edge, p);
+          else
+            reg_update (&ps, c->dag_edge, p);
+        }
+      else if (c->role == PP_CFG_BREAK)
+        {
+          int u = pp_graph_edge_src (g, e);
+          if (!(n->node_flags[u] & PP_NODE_END_IN_BLOCK))
+            end_index (&ps, c->exit_edge, p);
+          if (c->entry_edge >= 0)
+            reg_update (&ps, c->entry_edge, p);
+        }
+      /* An abnormal edge cannot carry code; the DAG makes sure it needs
+         none (its source ends paths in the block, its target is a restart
+         node whose register value is known).  */
+      if (probe_does_something (p)
+          && !(pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL))
+        np++;
+    }
+  for (int r = 0; r < ps.nregs; r++)
+    {
+      free (ps.known[r]);
+      free (ps.kval[r]);
+    }
+  *out = probes;
+  return np;
+}
+
+/* ------------------------------------------------------------- simulate */
+
+static void
+run_probe (const pp_probe *p, pp_pathid reg[2], pp_count_sink sink,
+           void *ctx)
+{
+  if (p->count)
+    sink (ctx, (p->count_uses_reg ? reg[0] : 0) + p->count_off,
+          (p->ppp_count_uses_reg ? reg[1] : 0) + p->ppp_count_off);
+  for (int r = 0; r < 2; r++)
+    {
+      if (p->op[r] == PP_REG_ADD)
+        reg[r] += p->val[r];
+      else if (p->op[r] == PP_REG_SET)
+        reg[r] = p->val[r];
+    }
+}
+
+int
+pp_simulate (const pp_numbering *n, const pp_probe *probes, int nprobes,
+             const int *cfg_edges, int len, pp_count_sink sink, void *ctx)
+{
+  /* Garbage in the registers at entry: a plan that reads the register
+     before writing it shows up as wrong ids.  */
+  pp_pathid reg[2] = { 0x5eed5eed5eed5eedull, 0xbadc0ffee0ddf00dull };
+  int *edge_probe = pp_xcalloc (n->num_cfg_edges ? n->num_cfg_edges : 1,
+                                sizeof *edge_probe);
+  int *block_probe = pp_xcalloc (n->num_nodes, sizeof *block_probe);
+  for (int i = 0; i < nprobes; i++)
+    {
+      if (probes[i].where == PP_AT_EDGE)
+        edge_probe[probes[i].edge] = i + 1;
+      else
+        block_probe[probes[i].block] = i + 1;
+    }
+  int last = n->entry;
+  for (int i = 0; i < len; i++)
+    {
+      int e = cfg_edges[i];
+      int u = last;
+      if (block_probe[u])
+        run_probe (&probes[block_probe[u] - 1], reg, sink, ctx);
+      if (edge_probe[e])
+        run_probe (&probes[edge_probe[e] - 1], reg, sink, ctx);
+      last = -1;
+      /* The caller gives edges; the destination is looked up by the
+         caller's graph, which the numbering does not keep, so we track the
+         node through the DAG information we have.  */
+      const pp_cfg_edge_info *c = &n->cfg[e];
+      if (c->role == PP_CFG_DAG)
+        last = n->dag[c->dag_edge].dst;
+      else if (c->role == PP_CFG_BREAK)
+        last = c->entry_edge >= 0 ? n->dag[c->entry_edge].dst : n->exit;
+      if (last < 0)
+        break;
+    }
+  if (last >= 0 && block_probe[last])
+    run_probe (&probes[block_probe[last] - 1], reg, sink, ctx);
+  free (edge_probe);
+  free (block_probe);
+  return 0;
+}
