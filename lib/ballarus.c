@@ -1,17 +1,47 @@
-/* Ball-Larus edge weights: thesis Fig 3.1 (computeBLIncrements).
+/* Ball-Larus edge weights: thesis Fig 3.1 (computeBLIncrements), and the
+   choice of cuts that keeps path counts within 64 bits.
 
    Nodes are taken in reverse topological order; an out-edge's weight is the
    number of paths to EXIT through the out-edges before it, so the paths
-   from a node get the ids 0 .. N_v-1 (Lemma 3.2.1).  Counts never wrap:
-   a node that would exceed its share is reported to the caller, which cuts
-   a successor (paths are split there, as in the BL paper) and renumbers.  */
+   from a node get the ids 0 .. N_v-1 (Lemma 3.2.1).  */
 #include "internal.h"
 
-int
-pp_bl_weights (pp_numbering *n, pp_pathid per_node, pp_pathid limit,
-               int *too_many)
+#include <stdlib.h>
+
+static pp_pathid
+add_saturating (pp_pathid a, pp_pathid b)
 {
-  *too_many = 0;
+  pp_pathid s;
+  return __builtin_add_overflow (a, b, &s) ? UINT64_MAX : s;
+}
+
+void
+pp_bl_weights (pp_numbering *n)
+{
+  for (int i = n->num_topo - 1; i >= 0; i--)
+    {
+      int v = n->topo[i];
+      pp_pathid nv = v == n->exit ? 1 : 0;
+      for (int *o = n->out[v]; *o >= 0; o++)
+        {
+          n->dag[*o].val = nv;
+          nv = add_saturating (nv, n->npaths[n->dag[*o].dst]);
+        }
+      n->npaths[v] = nv;
+    }
+}
+
+/* Path splitting, as the Ball-Larus paper suggests for functions with too
+   many paths: going bottom-up, a node whose count would exceed PER_NODE
+   gets its out-edges with the most paths cut (turned into breaks: the path
+   ends at the node and restarts at the successor) until it fits.  A cut only
+   changes the node being processed and ENTRY (a new pseudo entry edge),
+   which comes last, so one pass decides every cut.  Returns their number.  */
+int
+pp_choose_cuts (pp_numbering *n, pp_pathid per_node, char *cut_edge)
+{
+  int cuts = 0;
+  int *cand = NULL, ncand_cap = 0;
   for (int i = n->num_topo - 1; i >= 0; i--)
     {
       int v = n->topo[i];
@@ -21,40 +51,50 @@ pp_bl_weights (pp_numbering *n, pp_pathid per_node, pp_pathid limit,
           continue;
         }
       pp_pathid nv = 0;
-      int overflow = 0;
+      int ncand = 0, has_exit = n->node_exit_edge[v] >= 0;
       for (int *o = n->out[v]; *o >= 0; o++)
         {
           pp_dag_edge *d = &n->dag[*o];
-          d->val = nv;
-          if (__builtin_add_overflow (nv, n->npaths[d->dst], &nv))
+          nv = add_saturating (nv, n->npaths[d->dst]);
+          if (v != n->entry && d->kind == PP_DAG_REAL && d->dst != n->exit)
             {
-              overflow = 1;
-              nv = UINT64_MAX;
+              if (ncand == ncand_cap)
+                cand = pp_xrealloc (cand, (ncand_cap = 2 * ncand_cap + 8)
+                                              * sizeof *cand);
+              cand[ncand++] = *o;
             }
         }
+      while (nv > per_node && ncand > 0)
+        {
+          int best = 0;
+          for (int k = 1; k < ncand; k++)
+            if (n->npaths[n->dag[cand[k]].dst]
+                > n->npaths[n->dag[cand[best]].dst])
+              best = k;
+          pp_dag_edge *d = &n->dag[cand[best]];
+          cand[best] = cand[--ncand];
+          if (nv != UINT64_MAX)
+            nv -= n->npaths[d->dst];
+          else
+            {
+              /* Saturated: recount what is left.  */
+              nv = 0;
+              for (int k = 0; k < ncand; k++)
+                nv = add_saturating (nv, n->npaths[n->dag[cand[k]].dst]);
+              for (int *o = n->out[v]; *o >= 0; o++)
+                if (n->dag[*o].kind != PP_DAG_REAL || n->dag[*o].dst == n->exit)
+                  nv = add_saturating (nv, 1);
+            }
+          if (!has_exit)
+            {
+              nv = add_saturating (nv, 1); /* the new pseudo exit */
+              has_exit = 1;
+            }
+          cut_edge[d->cfg_edge] = 1;
+          cuts++;
+        }
       n->npaths[v] = nv;
-      pp_pathid cap = v == n->entry ? limit : per_node;
-      if (!overflow && nv <= cap)
-        continue;
-      if (v == n->entry)
-        {
-          *too_many = 1;
-          return -1;
-        }
-      /* Cut the real successor with the most paths.  */
-      int victim = -1;
-      for (int *o = n->out[v]; *o >= 0; o++)
-        {
-          pp_dag_edge *d = &n->dag[*o];
-          if (d->kind == PP_DAG_REAL && d->dst != n->exit
-              && (victim < 0 || n->npaths[d->dst] > n->npaths[victim]))
-            victim = d->dst;
-        }
-      if (victim >= 0)
-        return victim;
-      /* Only pseudo or exit successors: nothing to cut here; ENTRY's own
-         check decides.  */
-      n->npaths[v] = overflow ? UINT64_MAX : nv;
     }
-  return -1;
+  free (cand);
+  return cuts;
 }

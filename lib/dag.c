@@ -6,9 +6,9 @@
    new one starts at the destination (pseudo edge ENTRY->w).  Breaks are
      - back edges found by a depth-first search (irreducible CFGs too: any
        DFS's retreating edges break every cycle);
-     - every edge into a restart node: one with an abnormal in-edge (a setjmp
-       receiver, a non-local label, an EH landing pad), or one cut because the
-       path count would overflow;
+     - every edge into a restart node, one with an abnormal in-edge (a setjmp
+       receiver, a non-local label, an EH landing pad);
+     - edges cut because the path count would overflow (ballarus.c);
      - every edge out of a node with an abnormal out-edge: such a node ends its
        paths inside the block, before the statement that may jump away.
    A node with no successor at all (a call to a noreturn function) ends its
@@ -89,6 +89,8 @@ free_dag (pp_numbering *n)
     free (n->out[0]);
   free (n->out);
   free (n->topo);
+  free (n->num_out);
+  n->num_out = NULL;
   n->cfg = NULL;
   n->node_flags = NULL;
   n->npaths = NULL;
@@ -104,7 +106,7 @@ free_dag (pp_numbering *n)
 static int
 build_dag (pp_numbering *n, const pp_graph *g, const int *start,
            const int *edges, const char *reached, const char *back,
-           const char *cut)
+           const char *cut_edge)
 {
   int nn = n->num_nodes, ne = n->num_cfg_edges;
   int s = n->entry, t = n->exit;
@@ -121,8 +123,6 @@ build_dag (pp_numbering *n, const pp_graph *g, const int *start,
         n->node_flags[v] |= PP_NODE_UNREACHED;
       else if (v != t && start[v] == start[v + 1])
         n->node_flags[v] |= PP_NODE_END_IN_BLOCK;
-      if (cut[v])
-        n->node_flags[v] |= PP_NODE_RESTART_CUT;
     }
   for (int e = 0; e < ne; e++)
     {
@@ -144,12 +144,13 @@ build_dag (pp_numbering *n, const pp_graph *g, const int *start,
       c->back = back[e];
       if (!reached[u])
         c->role = PP_CFG_UNREACHED;
-      else if (back[e]
-               || (n->node_flags[w]
-                   & (PP_NODE_RESTART_ABNORMAL | PP_NODE_RESTART_CUT))
+      else if (back[e] || cut_edge[e]
+               || (n->node_flags[w] & PP_NODE_RESTART_ABNORMAL)
                || (n->node_flags[u] & PP_NODE_END_IN_BLOCK))
         {
           c->role = PP_CFG_BREAK;
+          if (cut_edge[e])
+            n->node_flags[w] |= PP_NODE_RESTART_CUT;
           needs_exit[u] = 1;
           if (w != t)
             needs_entry[w] = 1;
@@ -212,6 +213,8 @@ build_dag (pp_numbering *n, const pp_graph *g, const int *start,
       int v = n->dag[d].src;
       n->out[v][deg[v]++] = d;
     }
+  n->num_out = pp_xcalloc (nn, sizeof *n->num_out);
+  memcpy (n->num_out, deg, nn * sizeof *deg);
 
   /* Topological order (Kahn), ties by node index for determinism.  */
   int *indeg = deg;
@@ -278,7 +281,7 @@ pp_number (const pp_graph *g, const pp_options *opt, char *err,
   int *start, *edges;
   pp_graph_out_csr (g, &start, &edges);
   char *reached = pp_xcalloc (nn, 1), *back = pp_xcalloc (ne, 1);
-  char *cut = pp_xcalloc (nn, 1);
+  char *cut = pp_xcalloc (ne ? ne : 1, 1); /* cut CFG edges */
   find_back_edges (g, start, edges, s, reached, back);
   reached[t] = 1; /* pseudo exits need it even when no real edge gets there */
 
@@ -299,31 +302,25 @@ pp_number (const pp_graph *g, const pp_options *opt, char *err,
     per_node = 1;
 
   int fail = 0;
-  for (;;)
+  if (build_dag (n, g, start, edges, reached, back, cut) < 0)
+    fail = 1;
+  else if ((n->num_cuts = pp_choose_cuts (n, per_node, cut)) > 0)
     {
-      if (build_dag (n, g, start, edges, reached, back, cut) < 0)
-        {
-          snprintf (err, errlen, "internal error: the DAG has a cycle");
-          fail = 1;
-          break;
-        }
-      int too_many = 0;
-      int victim = pp_bl_weights (n, per_node, limit, &too_many);
-      if (victim >= 0)
-        {
-          cut[victim] = 1;
-          n->num_cuts++;
-          free_dag (n);
-          continue;
-        }
-      if (too_many)
+      free_dag (n);
+      fail = build_dag (n, g, start, edges, reached, back, cut) < 0;
+    }
+  if (fail)
+    snprintf (err, errlen, "internal error: the DAG has a cycle");
+  else
+    {
+      pp_bl_weights (n);
+      if (n->npaths[s] > limit)
         {
           snprintf (err, errlen,
-                    "more than %llu paths even after cutting %d nodes",
+                    "more than %llu paths even after %d cuts",
                     (unsigned long long) limit, n->num_cuts);
           fail = 1;
         }
-      break;
     }
   free (start);
   free (edges);

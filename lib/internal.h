@@ -14,11 +14,12 @@ void *pp_xcalloc (size_t n, size_t size);
 int pp_graph_out_csr (const pp_graph *g, int **start, int **edges);
 
 /* Ball-Larus weights (thesis Fig 3.1) over the DAG in N->dag / N->out,
-   processing N->topo backwards.  Fills npaths and dag[].val.  When a node
-   other than ENTRY would get more than PER_NODE paths, returns the node to
-   cut (the successor with the most paths); otherwise -1.  Sets *TOO_MANY
-   when ENTRY itself exceeds LIMIT.  */
-int pp_bl_weights (pp_numbering *n, pp_pathid per_node, pp_pathid limit,
-                   int *too_many);
+   processing N->topo backwards: fills npaths (saturating at 2^64-1) and
+   dag[].val.  */
+void pp_bl_weights (pp_numbering *n);
+
+/* Marks in CUT_EDGE (indexed by CFG edge) the edges to cut so that no node
+   but ENTRY has more than PER_NODE paths.  Returns the number of cuts.  */
+int pp_choose_cuts (pp_numbering *n, pp_pathid per_node, char *cut_edge);
 
 #endif

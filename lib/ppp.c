@@ -21,56 +21,53 @@
 typedef struct
 {
   int path;
+  int local;        /* dense number of the prefix among those at the node */
   pp_pathid prefix; /* BL sum of the edges before this one */
 } passage;
 
-/* An open-addressing map from prefix to an int64 pair, cleared by
-   generation so that each node starts empty without a memset.  */
+/* Numbers the distinct prefixes at one node densely, so that the per-edge
+   loops index small arrays instead of hashing.  Open addressing, cleared
+   by generation.  */
 typedef struct
 {
   pp_pathid *key;
-  int64_t *a, *b;
+  int *val;
   unsigned *gen;
-  unsigned cap, now;
-} prefix_map;
+  size_t cap;
+  unsigned now;
+} local_index;
 
 static void
-map_init (prefix_map *m, unsigned min_entries)
+local_reserve (local_index *x, size_t entries)
 {
-  m->cap = 16;
-  while (m->cap < 2 * min_entries)
-    m->cap *= 2;
-  m->key = pp_xcalloc (m->cap, sizeof *m->key);
-  m->a = pp_xcalloc (m->cap, sizeof *m->a);
-  m->b = pp_xcalloc (m->cap, sizeof *m->b);
-  m->gen = pp_xcalloc (m->cap, sizeof *m->gen);
-  m->now = 1;
+  if (x->cap >= 2 * entries && x->cap)
+    return;
+  free (x->key);
+  free (x->val);
+  free (x->gen);
+  x->cap = 64;
+  while (x->cap < 2 * entries)
+    x->cap *= 2;
+  x->key = pp_xcalloc (x->cap, sizeof *x->key);
+  x->val = pp_xcalloc (x->cap, sizeof *x->val);
+  x->gen = pp_xcalloc (x->cap, sizeof *x->gen);
+  x->now = 0;
 }
 
-static void
-map_free (prefix_map *m)
+static int
+local_id (local_index *x, pp_pathid key, int *count)
 {
-  free (m->key);
-  free (m->a);
-  free (m->b);
-  free (m->gen);
-}
-
-/* Slot for KEY; *FRESH says whether it was empty (and is now claimed).  */
-static unsigned
-map_slot (prefix_map *m, pp_pathid key, int *fresh)
-{
-  unsigned mask = m->cap - 1;
-  unsigned i = (unsigned) ((key * 0x9e3779b97f4a7c15ull) >> 40) & mask;
-  while (m->gen[i] == m->now && m->key[i] != key)
-    i = (i + 1) & mask;
-  *fresh = m->gen[i] != m->now;
-  if (*fresh)
+  uint64_t h = key * 0x9e3779b97f4a7c15ull;
+  size_t i = (size_t) (h ^ (h >> 29)) & (x->cap - 1);
+  while (x->gen[i] == x->now && x->key[i] != key)
+    i = (i + 1) & (x->cap - 1);
+  if (x->gen[i] != x->now)
     {
-      m->gen[i] = m->now;
-      m->key[i] = key;
+      x->gen[i] = x->now;
+      x->key[i] = key;
+      x->val[i] = (*count)++;
     }
-  return i;
+  return x->val[i];
 }
 
 static int
@@ -135,74 +132,67 @@ pp_ppp (pp_numbering *n, const pp_pathid *ids, int nids, int64_t *ppp_ids,
       for (int k = 0; k < plen[p]; k++)
         {
           int d = paths[p][k];
-          pass[first[d] + fill[d]++] = (passage){ p, prefix };
+          pass[first[d] + fill[d]++] = (passage){ p, 0, prefix };
           prefix += n->dag[d].val;
         }
     }
   free (fill);
 
   int64_t *pid = pp_xcalloc (np ? np : 1, sizeof *pid);
-  prefix_map cis, span;
-  map_init (&cis, np);
-  map_init (&span, np);
-  int fail = 0;
+  /* cis (cumulative interval size) of each prefix at the node.  */
+  local_index li = { 0 };
+  int64_t *cis = NULL;
+  int local_cap = 0, fail = 0;
   for (int i = n->num_topo - 1; i >= 0 && !fail; i--)
     {
       int v = n->topo[i];
-      cis.now++;
+      int *o0 = n->out[v], *o1 = o0 + n->num_out[v];
+      if (o0 == o1 || first[*o0] == first[o1[-1] + 1])
+        continue;
+      /* Out-edges of v are consecutive DAG edges (built per source), so
+         their passages form one range.  */
+      passage *va = pass + first[*o0], *vb = pass + first[o1[-1] + 1];
+      local_reserve (&li, vb - va);
+      li.now++;
+      int nlocal = 0;
+      for (passage *x = va; x < vb; x++)
+        x->local = local_id (&li, x->prefix, &nlocal);
+      if (nlocal > local_cap)
+        {
+          local_cap = nlocal;
+          cis = pp_xrealloc (cis, local_cap * sizeof *cis);
+        }
+      memset (cis, 0, nlocal * sizeof *cis);
       for (int *o = n->out[v]; *o >= 0 && !fail; o++)
         {
           int d = *o;
-          if (first[d] == first[d + 1])
+          const passage *a = pass + first[d], *b = pass + first[d + 1];
+          if (a == b)
             continue;
-          /* Interval of each prefix on this edge: span.a = min, b = max.  */
-          span.now++;
-          for (int k = first[d]; k < first[d + 1]; k++)
+          /* The join (Eq. 3.1 and Fig 3.10 lines 5-11): the largest
+             cis(q) - min pid over the prefixes q, i.e. the largest
+             cis(q) - pid(p) over the passages.  */
+          int64_t w = INT64_MIN;
+          for (const passage *x = a; x < b; x++)
             {
-              int fresh;
-              unsigned j = map_slot (&span, pass[k].prefix, &fresh);
-              int64_t x = pid[pass[k].path];
-              if (fresh || x < span.a[j])
-                span.a[j] = x;
-            }
-          /* The join: the largest weight any prefix needs.  */
-          int64_t w = 0;
-          int have = 0;
-          for (int k = first[d]; k < first[d + 1]; k++)
-            {
-              int fresh;
-              unsigned j = map_slot (&span, pass[k].prefix, &fresh);
-              unsigned c = map_slot (&cis, pass[k].prefix, &fresh);
-              if (fresh)
-                cis.a[c] = 0;
               int64_t need;
-              if (__builtin_sub_overflow (cis.a[c], span.a[j], &need))
+              if (__builtin_sub_overflow (cis[x->local], pid[x->path], &need))
                 fail = 1;
-              if (!have || need > w)
-                w = need, have = 1;
+              if (need > w)
+                w = need;
             }
           n->dag[d].ppp = w;
           n->dag[d].ppp_set = 1;
-          for (int k = first[d]; k < first[d + 1]; k++)
-            if (__builtin_add_overflow (pid[pass[k].path], w,
-                                        &pid[pass[k].path]))
-              fail = 1;
-          /* New cumulative interval size of each prefix: max + 1.  */
-          span.now++;
-          for (int k = first[d]; k < first[d + 1]; k++)
+          /* Partial ids grow by W(e); cis(q) becomes max pid + 1 (every pid
+             of q is now at least the old cis(q), so a running max
+             suffices).  */
+          for (const passage *x = a; x < b; x++)
             {
-              int fresh;
-              unsigned j = map_slot (&span, pass[k].prefix, &fresh);
-              int64_t x = pid[pass[k].path];
-              if (fresh || x > span.b[j])
-                span.b[j] = x;
-            }
-          for (int k = first[d]; k < first[d + 1]; k++)
-            {
-              int fresh;
-              unsigned j = map_slot (&span, pass[k].prefix, &fresh);
-              unsigned c = map_slot (&cis, pass[k].prefix, &fresh);
-              cis.a[c] = span.b[j] + 1;
+              int64_t *id = &pid[x->path];
+              if (__builtin_add_overflow (*id, w, id) || *id == INT64_MAX)
+                fail = 1;
+              else if (*id + 1 > cis[x->local])
+                cis[x->local] = *id + 1;
             }
         }
     }
@@ -226,8 +216,10 @@ pp_ppp (pp_numbering *n, const pp_pathid *ids, int nids, int64_t *ppp_ids,
         pp_pathid *hit = bsearch (&ids[i], uniq, np, sizeof *uniq, cmp_ids);
         ppp_ids[i] = pid[hit - uniq];
       }
-  map_free (&cis);
-  map_free (&span);
+  free (cis);
+  free (li.key);
+  free (li.val);
+  free (li.gen);
   for (int p = 0; p < np; p++)
     free (paths[p]);
   free (paths);

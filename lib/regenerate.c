@@ -40,10 +40,18 @@ pp_regenerate (const pp_numbering *n, pp_pathid id, int **out)
   pp_pathid rest = id;
   while (v != n->exit)
     {
+      /* Binary search: ENTRY may have thousands of pseudo entry edges.  */
+      const int *o = n->out[v];
+      int lo = 0, hi = n->num_out[v];
       int take = -1;
-      for (int *o = n->out[v]; *o >= 0; o++)
-        if (n->dag[*o].val <= rest)
-          take = *o;
+      while (lo < hi)
+        {
+          int mid = lo + (hi - lo) / 2;
+          if (n->dag[o[mid]].val <= rest)
+            take = o[mid], lo = mid + 1;
+          else
+            hi = mid;
+        }
       if (take < 0)
         {
           free (path);

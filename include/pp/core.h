@@ -92,7 +92,8 @@ typedef enum
 
 /* Reasons a node starts paths afresh.  */
 #define PP_NODE_RESTART_ABNORMAL 1u  /* has an abnormal in-edge */
-#define PP_NODE_RESTART_CUT 2u       /* cut to keep the path count in range */
+#define PP_NODE_RESTART_CUT 2u       /* entered by an edge cut to keep the
+                                        path count in range */
 #define PP_NODE_END_IN_BLOCK 4u      /* paths end inside it: abnormal out-edge,
                                         or no successor (noreturn call) */
 #define PP_NODE_UNREACHED 8u
@@ -119,10 +120,11 @@ typedef struct
   int num_dag_edges;
   pp_dag_edge *dag;           /* [num_dag_edges] */
   int **out;                  /* [num_nodes]: DAG out-edges, -1 terminated */
+  int *num_out;               /* [num_nodes]: length of out[v] */
   int *topo;                  /* reachable nodes in topological order */
   int num_topo;
   pp_pathid num_paths;        /* Ball-Larus paths ENTRY->EXIT (N_s) */
-  int num_cuts;               /* nodes cut for overflow (0: none) */
+  int num_cuts;               /* CFG edges cut for overflow (0: none) */
   /* PPP, after pp_ppp (): */
   int ppp_done;
   int64_t ppp_min, ppp_max;   /* range of PPP ids of the interesting paths */
