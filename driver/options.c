@@ -1,0 +1,159 @@
+/* Parsing ppgcc's command line (see options.h).  */
+#include "config.h"
+
+#include "options.h"
+
+#include <libiberty/libiberty.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+/* gcc options whose value is the next argument: that argument is not an
+   input file and not an option.  */
+static const char *const takes_value[] = {
+  "-o", "-x", "-I", "-D", "-U", "-L", "-l", "-include", "-imacros",
+  "-isystem", "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+  "-iquote", "-isysroot", "-imultilib", "-MF", "-MT", "-MQ", "-Xlinker",
+  "-Xassembler", "-Xpreprocessor", "-u", "-T", "-e", "-z", "-aux-info",
+  "--param", "-dumpbase", "-dumpdir", "-dumpbase-ext", NULL
+};
+
+static int
+takes_separate_value (const char *a)
+{
+  for (int i = 0; takes_value[i]; i++)
+    if (!strcmp (a, takes_value[i]))
+      return 1;
+  return 0;
+}
+
+static const char *
+value_of (const char *arg, const char *opt)
+{
+  size_t n = strlen (opt);
+  if (strncmp (arg, opt, n) == 0 && arg[n] == '=')
+    return arg + n + 1;
+  return NULL;
+}
+
+int
+ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
+{
+  memset (cl, 0, sizeof *cl);
+  cl->pass = XNEWVEC (char *, argc + 1);
+  int stops_before_link = 0, inputs = 0, info_only = 0;
+  for (int i = 1; i < argc; i++)
+    {
+      char *a = argv[i];
+      const char *v;
+      if (!strcmp (a, "-fprofile-paths"))
+        cl->mode = "bl";
+      else if ((v = value_of (a, "-fprofile-paths")))
+        {
+          if (strcmp (v, "bl") != 0)
+            {
+              fprintf (stderr, "ppgcc: error: -fprofile-paths=%s: unknown "
+                       "mode (supported: bl)\n", v);
+              return -1;
+            }
+          cl->mode = v;
+        }
+      else if ((v = value_of (a, "-fprofile-paths-array-max")))
+        cl->array_max = v;
+      else if ((v = value_of (a, "-fprofile-paths-interesting")))
+        cl->interesting = v;
+      else if ((v = value_of (a, "-fprofile-paths-hot")))
+        cl->hot = v;
+      else if (!strcmp (a, "-fuse-path-profile"))
+        cl->use_profile = 1;
+      else if ((v = value_of (a, "-fuse-path-profile")))
+        cl->use_profile = 1, cl->use_path = v;
+      else if (!strcmp (a, "-fopt-info-paths"))
+        cl->opt_info = 1;
+      else if (!strcmp (a, "--help") && argc == 2)
+        cl->help = 1;
+      else if (!strcmp (a, "--version") && argc == 2)
+        cl->version = 1;
+      else
+        {
+          if (!strcmp (a, "-v"))
+            cl->verbose = 1;
+          if (!strcmp (a, "-c") || !strcmp (a, "-S") || !strcmp (a, "-E")
+              || !strcmp (a, "-M") || !strcmp (a, "-MM"))
+            stops_before_link = 1;
+          if (!strcmp (a, "--version") || !strcmp (a, "--help")
+              || !strcmp (a, "-dumpversion") || !strcmp (a, "-dumpmachine")
+              || !strcmp (a, "-dumpfullversion")
+              || !strncmp (a, "-print-", 7) || !strncmp (a, "--print-", 8))
+            info_only = 1;
+          cl->pass[cl->npass++] = a;
+          if (takes_separate_value (a) && i + 1 < argc)
+            cl->pass[cl->npass++] = argv[++i];
+          else if (a[0] != '-' || !a[1])
+            inputs++;
+        }
+    }
+  cl->links = !stops_before_link && !info_only && inputs > 0;
+  return 0;
+}
+
+char **
+ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
+                const char *runtime)
+{
+  char **args = XNEWVEC (char *, cl->npass + 12);
+  int n = 0;
+  args[n++] = (char *) cc;
+  for (int i = 0; i < cl->npass; i++)
+    args[n++] = cl->pass[i];
+  if (plugin)
+    {
+      args[n++] = concat ("-fplugin=", plugin, NULL);
+      args[n++] = concat ("-fplugin-arg-ppgcc-mode=",
+                          cl->mode ? cl->mode : "use", NULL);
+      if (cl->array_max)
+        args[n++] = concat ("-fplugin-arg-ppgcc-array-max=", cl->array_max,
+                            NULL);
+      if (cl->use_profile)
+        args[n++] = concat ("-fplugin-arg-ppgcc-use=",
+                            cl->use_path ? cl->use_path : ".", NULL);
+      if (cl->interesting)
+        args[n++] = concat ("-fplugin-arg-ppgcc-interesting=",
+                            cl->interesting, NULL);
+      if (cl->hot)
+        args[n++] = concat ("-fplugin-arg-ppgcc-hot=", cl->hot, NULL);
+      if (cl->opt_info)
+        args[n++] = xstrdup ("-fplugin-arg-ppgcc-opt-info");
+    }
+  if (runtime)
+    args[n++] = (char *) runtime;
+  args[n] = NULL;
+  return args;
+}
+
+void
+ppgcc_print_help (FILE *out)
+{
+  fputs ("usage: ppgcc [ppgcc options] [gcc options] files...\n"
+         "A drop-in gcc that profiles paths (Ball-Larus).  ppgcc options:\n"
+         "  -fprofile-paths[=bl]             instrument every function; "
+         "link the runtime\n"
+         "  -fprofile-paths-array-max=N      functions with more than N "
+         "paths count in\n"
+         "                                   a hash table (default 4096)\n"
+         "  -fuse-path-profile[=PATH]        (not yet) optimise with a "
+         "path profile\n"
+         "  -v                               print the gcc command lines "
+         "(also passed to gcc)\n"
+         "  --version, --help                this ppgcc\n"
+         "Everything else goes to gcc unchanged, in order.  Environment:\n"
+         "  PPGCC_CC        the gcc to run (default " PPGCC_TARGET_CC ")\n"
+         "  PPGCC_PLUGIN, PPGCC_RUNTIME   override the plugin / runtime "
+         "files\n"
+         "  PPGCC_PREFIX, PPGCC_PREFIX_STRIP   (at run time) where "
+         "profiles go, like\n"
+         "                  GCOV_PREFIX, GCOV_PREFIX_STRIP\n"
+         "Profiles: each object writes <object>.ppd at exit; see "
+         "ppprof(1).\n",
+         out);
+}

@@ -1,0 +1,29 @@
+/* ppgcc's command line: the options it owns, and what it hands to gcc.  */
+#ifndef PPGCC_OPTIONS_H
+#define PPGCC_OPTIONS_H
+
+#include <stdio.h>
+
+typedef struct
+{
+  char **pass;           /* gcc's arguments, in order (argv[0] excluded) */
+  int npass;
+  const char *mode;      /* -fprofile-paths[=MODE]: "bl", ...; NULL: off */
+  const char *array_max; /* -fprofile-paths-array-max=N */
+  const char *interesting, *hot;
+  int use_profile;       /* -fuse-path-profile[=PATH] */
+  const char *use_path;
+  int opt_info;          /* -fopt-info-paths */
+  int links;             /* the command links (no -c, -S, -E, -M, -MM) */
+  int verbose, help, version;
+} ppgcc_cmdline;
+
+/* Returns 0, or -1 after one error line.  */
+int ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl);
+/* gcc's argv: the passed options plus the plugin (when PLUGIN) and the
+   runtime at the end (when RUNTIME).  */
+char **ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc,
+                       const char *plugin, const char *runtime);
+void ppgcc_print_help (FILE *out);
+
+#endif

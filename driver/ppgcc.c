@@ -1,0 +1,215 @@
+/* ppgcc: a drop-in gcc that can profile paths.
+
+   Every option ppgcc does not own goes to gcc unchanged and in order;
+   @response files are expanded (libiberty's expandargv).  With
+   -fprofile-paths each compilation loads the plugin, and a link adds the
+   runtime archive at the end.  gcc runs through libiberty's pex; its exit
+   status is ppgcc's.  */
+#include "config.h"
+
+#include <libiberty/libiberty.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "options.h"
+
+static int
+file_exists (const char *path)
+{
+  struct stat st;
+  return path && stat (path, &st) == 0 && S_ISREG (st.st_mode);
+}
+
+static char *
+join (const char *dir, const char *rel)
+{
+  return concat (dir, "/", rel, NULL);
+}
+
+/* The plugin or the runtime: $ENV_VAR, else beside ppgcc in a build tree,
+   else the install directory (relocated with ppgcc when it moved).  */
+static char *
+locate (const char *env_var, const char *build_rel, const char *name,
+        const char *self_dir, char *tried, size_t tried_len)
+{
+  const char *env = getenv (env_var);
+  if (env && *env)
+    {
+      snprintf (tried, tried_len, "%s (from %s)", env, env_var);
+      return file_exists (env) ? xstrdup (env) : NULL;
+    }
+  char *cand[3];
+  cand[0] = join (self_dir, build_rel);
+  char *rel = make_relative_prefix (concat (self_dir, "/ppgcc", NULL),
+                                    PPGCC_BINDIR, PPGCC_PKGLIBDIR);
+  cand[1] = rel ? join (rel, name) : xstrdup ("");
+  cand[2] = join (PPGCC_PKGLIBDIR, name);
+  snprintf (tried, tried_len, "%s, %s, %s", cand[0], cand[1], cand[2]);
+  char *found = NULL;
+  for (int i = 0; i < 3; i++)
+    {
+      if (!found && file_exists (cand[i]))
+        found = cand[i];
+      else
+        free (cand[i]);
+    }
+  free (rel);
+  return found;
+}
+
+static char *
+self_dir (const char *argv0)
+{
+  char buf[PATH_MAX];
+  ssize_t n = readlink ("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0)
+    buf[n] = '\0';
+  else if (!realpath (argv0, buf))
+    snprintf (buf, sizeof buf, "%s", argv0);
+  char *slash = strrchr (buf, '/');
+  if (slash)
+    *slash = '\0';
+  return xstrdup (buf);
+}
+
+/* The wrapped gcc's version, by running it with -dumpfullversion.  */
+static char *
+gcc_version (const char *cc)
+{
+  const char *args[] = { cc, "-dumpfullversion", NULL };
+  struct pex_obj *px = pex_init (PEX_USE_PIPES, "ppgcc", NULL);
+  int err = 0, status = 0;
+  char *version = NULL;
+  /* Not PEX_LAST: the output stays in the pipe for pex_read_output.  */
+  if (px && !pex_run (px, PEX_SEARCH, cc, (char *const *) args,
+                      NULL, NULL, &err))
+    {
+      FILE *out = pex_read_output (px, 0);
+      char line[128];
+      if (out && fgets (line, sizeof line, out))
+        {
+          line[strcspn (line, "\r\n")] = '\0';
+          version = xstrdup (line);
+        }
+      if (!pex_get_status (px, 1, &status) || !WIFEXITED (status)
+          || WEXITSTATUS (status) != 0)
+        {
+          free (version);
+          version = NULL;
+        }
+    }
+  if (px)
+    pex_free (px);
+  return version;
+}
+
+static void
+print_command (char **argv)
+{
+  fputs ("ppgcc: running:", stderr);
+  for (int i = 0; argv[i]; i++)
+    fprintf (stderr, " %s", argv[i]);
+  fputc ('\n', stderr);
+}
+
+static int
+run (const char *cc, char **argv, int verbose)
+{
+  if (verbose)
+    print_command (argv);
+  int status = 0, err = 0;
+  const char *msg = pex_one (PEX_SEARCH, cc, argv, "ppgcc", NULL, NULL,
+                             &status, &err);
+  if (msg)
+    {
+      fprintf (stderr, "ppgcc: error: cannot run %s: %s%s%s\n", cc, msg,
+               err ? ": " : "", err ? xstrerror (err) : "");
+      return 1;
+    }
+  if (WIFSIGNALED (status))
+    {
+      fprintf (stderr, "ppgcc: error: %s terminated by signal %d (%s)\n",
+               cc, WTERMSIG (status), strsignal (WTERMSIG (status)));
+      return 128 + WTERMSIG (status);
+    }
+  return WEXITSTATUS (status);
+}
+
+int
+main (int argc, char **argv)
+{
+  expandargv (&argc, &argv);
+  const char *cc = getenv ("PPGCC_CC");
+  if (!cc || !*cc)
+    cc = PPGCC_TARGET_CC;
+
+  ppgcc_cmdline cl;
+  if (ppgcc_parse (argc, argv, &cl) < 0)
+    return 1;
+  char *dir = self_dir (argv[0]);
+  char tried_plugin[4 * PATH_MAX], tried_rt[4 * PATH_MAX];
+
+  if (cl.help)
+    {
+      ppgcc_print_help (stdout);
+      return 0;
+    }
+  if (cl.version)
+    {
+      char *plugin = locate ("PPGCC_PLUGIN", "../plugin/.libs/ppgcc.so",
+                             "ppgcc.so", dir, tried_plugin,
+                             sizeof tried_plugin);
+      printf ("ppgcc (ppgcc) %s\nwraps: %s (plugin built for GCC %s)\n"
+              "plugin: %s\n",
+              PACKAGE_VERSION, cc, PPGCC_TARGET_VERSION,
+              plugin ? plugin : "(not found)");
+      return 0;
+    }
+
+  int instrument = cl.mode != NULL || cl.use_profile;
+  char *plugin = NULL, *runtime = NULL;
+  if (instrument)
+    {
+      char *version = gcc_version (cc);
+      if (!version || strcmp (version, PPGCC_TARGET_VERSION) != 0)
+        {
+          fprintf (stderr,
+                   "ppgcc: error: %s is GCC %s but the ppgcc plugin was built "
+                   "for GCC %s; use that gcc (PPGCC_CC) or rebuild ppgcc with "
+                   "PPGCC_TARGET_CC=%s\n",
+                   cc, version ? version : "(unknown version)",
+                   PPGCC_TARGET_VERSION, cc);
+          return 1;
+        }
+      free (version);
+      plugin = locate ("PPGCC_PLUGIN", "../plugin/.libs/ppgcc.so", "ppgcc.so",
+                       dir, tried_plugin, sizeof tried_plugin);
+      if (!plugin)
+        {
+          fprintf (stderr, "ppgcc: error: cannot find the plugin ppgcc.so "
+                   "(tried %s)\n", tried_plugin);
+          return 1;
+        }
+    }
+  if (cl.mode && cl.links)
+    {
+      runtime = locate ("PPGCC_RUNTIME", "../runtime/libpprt.a", "libpprt.a",
+                        dir, tried_rt, sizeof tried_rt);
+      if (!runtime)
+        {
+          fprintf (stderr, "ppgcc: error: cannot find the runtime libpprt.a "
+                   "(tried %s)\n", tried_rt);
+          return 1;
+        }
+    }
+  char **args = ppgcc_gcc_argv (&cl, cc, plugin, runtime);
+  return run (cc, args, cl.verbose);
+}

@@ -1,0 +1,95 @@
+/* The .ppd profile format, and the codec shared by the runtime and tools.
+
+   A .ppd file (little-endian):
+     magic      4 bytes  "PPD\x01"
+     version    u32      PPD_VERSION
+     length     u64      bytes of payload that follow the header
+     checksum   u64      FNV-1a 64 of the payload (truncation, corruption)
+     payload:
+       runs     u64      program runs merged into this file
+       source   str      main source file of the object
+       nfns     u32
+       nfns x function:
+         name       str
+         checksum   u32   CFG checksum (pp_graph_checksum)
+         flags      u32   PP_FN_* (include/pp/rt_abi.h)
+         num_paths  u64
+         dropped    u64   path ends the runtime could not record
+         meta       str   the function's CFG (doc/graph-language.md)
+         npairs     u64
+         npairs x (id u64, count u64), ids ascending, counts non-zero
+   where str is u32 length + bytes (no terminator).
+
+   Counts add saturating at 2^64-1, never wrap.  */
+#ifndef PP_PPD_H
+#define PP_PPD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PPD_MAGIC "PPD\x01"
+#define PPD_VERSION 1u
+#define PPD_HEADER_SIZE 24
+
+typedef struct
+{
+  uint64_t id, count;
+} ppd_pair;
+
+typedef struct
+{
+  char *name;
+  uint32_t checksum, flags;
+  uint64_t num_paths, dropped;
+  char *meta;
+  uint32_t meta_len;
+  ppd_pair *pairs;
+  uint64_t npairs;
+} ppd_fn;
+
+typedef struct
+{
+  uint64_t runs;
+  char *source;
+  uint32_t nfns;
+  ppd_fn *fns;
+} ppd_profile;
+
+/* The codec is written once (lib/ppd_codec.c) and compiled twice: into the
+   core library for the tools, and into the runtime with every function
+   static, so that user programs get no symbol but __pp_ ones.  */
+#ifndef PPD_API
+#define PPD_API
+#endif
+
+/* Decodes a whole file image.  Returns 0, or -1 with *WHY set to a static
+   reason ("not a ppgcc profile", "truncated", ...).  */
+PPD_API int ppd_decode (const unsigned char *buf, size_t len,
+                        ppd_profile *out, const char **why);
+/* Encodes into a malloc'd buffer.  Returns 0, or -1 when out of memory.  */
+PPD_API int ppd_encode (const ppd_profile *p, unsigned char **buf,
+                        size_t *len);
+PPD_API void ppd_free (ppd_profile *p);
+/* Adds FROM into INTO, function by function (name and checksum), pairs by
+   id; a function whose checksum differs is replaced by FROM's (as gcov
+   does) after calling WARN (may be NULL).  Returns 0, or -1 when out of
+   memory (INTO is then unchanged).  */
+PPD_API int ppd_merge (ppd_profile *into, const ppd_profile *from,
+                       void (*warn) (void *ctx, const char *fn_name),
+                       void *ctx);
+/* Reads and decodes a file.  Returns 0, 1 when it does not exist, or -1
+   with *WHY.  */
+PPD_API int ppd_read_file (const char *path, ppd_profile *out,
+                           const char **why);
+/* Writes atomically: a temporary file in the same directory, fsync,
+   rename.  Returns 0 or -1 (errno set).  */
+PPD_API int ppd_write_file (const char *path, const ppd_profile *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,476 @@
+/* The .ppd codec (format in include/pp/ppd.h).  Compiled into the core
+   library as is, and into the runtime with PPD_API defined as static.  */
+#include "pp/ppd.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint64_t
+ppd_fnv64 (const unsigned char *p, size_t n)
+{
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+/* ------------------------------------------------------------- writing */
+
+typedef struct
+{
+  unsigned char *buf;
+  size_t len, cap;
+  int oom;
+} ppd_out;
+
+static void
+ppd_put (ppd_out *o, const void *data, size_t n)
+{
+  if (o->oom)
+    return;
+  if (o->len + n > o->cap)
+    {
+      size_t cap = o->cap ? o->cap : 4096;
+      while (cap < o->len + n)
+        cap *= 2;
+      unsigned char *b = realloc (o->buf, cap);
+      if (!b)
+        {
+          o->oom = 1;
+          return;
+        }
+      o->buf = b;
+      o->cap = cap;
+    }
+  memcpy (o->buf + o->len, data, n);
+  o->len += n;
+}
+
+static void
+ppd_put_u32 (ppd_out *o, uint32_t v)
+{
+  unsigned char b[4];
+  for (int i = 0; i < 4; i++)
+    b[i] = (unsigned char) (v >> (8 * i));
+  ppd_put (o, b, 4);
+}
+
+static void
+ppd_put_u64 (ppd_out *o, uint64_t v)
+{
+  unsigned char b[8];
+  for (int i = 0; i < 8; i++)
+    b[i] = (unsigned char) (v >> (8 * i));
+  ppd_put (o, b, 8);
+}
+
+static void
+ppd_put_str (ppd_out *o, const char *s, uint32_t n)
+{
+  ppd_put_u32 (o, n);
+  ppd_put (o, s, n);
+}
+
+PPD_API int
+ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
+{
+  ppd_out o = { NULL, 0, 0, 0 };
+  ppd_put (&o, PPD_MAGIC, 4);
+  ppd_put_u32 (&o, PPD_VERSION);
+  ppd_put_u64 (&o, 0); /* length, patched below */
+  ppd_put_u64 (&o, 0); /* checksum, patched below */
+  ppd_put_u64 (&o, p->runs);
+  ppd_put_str (&o, p->source ? p->source : "",
+               p->source ? (uint32_t) strlen (p->source) : 0);
+  ppd_put_u32 (&o, p->nfns);
+  for (uint32_t f = 0; f < p->nfns; f++)
+    {
+      const ppd_fn *fn = &p->fns[f];
+      ppd_put_str (&o, fn->name, (uint32_t) strlen (fn->name));
+      ppd_put_u32 (&o, fn->checksum);
+      ppd_put_u32 (&o, fn->flags);
+      ppd_put_u64 (&o, fn->num_paths);
+      ppd_put_u64 (&o, fn->dropped);
+      ppd_put_str (&o, fn->meta ? fn->meta : "", fn->meta ? fn->meta_len : 0);
+      ppd_put_u64 (&o, fn->npairs);
+      for (uint64_t k = 0; k < fn->npairs; k++)
+        {
+          ppd_put_u64 (&o, fn->pairs[k].id);
+          ppd_put_u64 (&o, fn->pairs[k].count);
+        }
+    }
+  if (o.oom)
+    {
+      free (o.buf);
+      return -1;
+    }
+  uint64_t payload = o.len - PPD_HEADER_SIZE;
+  uint64_t sum = ppd_fnv64 (o.buf + PPD_HEADER_SIZE, payload);
+  for (int i = 0; i < 8; i++)
+    {
+      o.buf[8 + i] = (unsigned char) (payload >> (8 * i));
+      o.buf[16 + i] = (unsigned char) (sum >> (8 * i));
+    }
+  *buf = o.buf;
+  *len = o.len;
+  return 0;
+}
+
+/* ------------------------------------------------------------- reading */
+
+typedef struct
+{
+  const unsigned char *p, *end;
+  int bad;
+} ppd_in;
+
+static uint64_t
+ppd_get (ppd_in *in, int bytes)
+{
+  if (in->bad || in->end - in->p < bytes)
+    {
+      in->bad = 1;
+      return 0;
+    }
+  uint64_t v = 0;
+  for (int i = 0; i < bytes; i++)
+    v |= (uint64_t) in->p[i] << (8 * i);
+  in->p += bytes;
+  return v;
+}
+
+static char *
+ppd_get_str (ppd_in *in, uint32_t *len_out)
+{
+  uint32_t n = (uint32_t) ppd_get (in, 4);
+  if (in->bad || (size_t) (in->end - in->p) < n)
+    {
+      in->bad = 1;
+      return NULL;
+    }
+  char *s = malloc ((size_t) n + 1);
+  if (!s)
+    {
+      in->bad = 1;
+      return NULL;
+    }
+  memcpy (s, in->p, n);
+  s[n] = '\0';
+  in->p += n;
+  if (len_out)
+    *len_out = n;
+  return s;
+}
+
+PPD_API void
+ppd_free (ppd_profile *p)
+{
+  for (uint32_t f = 0; f < p->nfns; f++)
+    {
+      free (p->fns[f].name);
+      free (p->fns[f].meta);
+      free (p->fns[f].pairs);
+    }
+  free (p->fns);
+  free (p->source);
+  memset (p, 0, sizeof *p);
+}
+
+PPD_API int
+ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
+            const char **why)
+{
+  memset (out, 0, sizeof *out);
+  if (len < 4 || memcmp (buf, PPD_MAGIC, 4) != 0)
+    {
+      *why = "not a ppgcc profile (bad magic number)";
+      return -1;
+    }
+  ppd_in in = { buf + 4, buf + len, 0 };
+  uint32_t version = (uint32_t) ppd_get (&in, 4);
+  uint64_t payload = ppd_get (&in, 8), sum = ppd_get (&in, 8);
+  if (in.bad)
+    {
+      *why = "truncated header";
+      return -1;
+    }
+  if (version != PPD_VERSION)
+    {
+      *why = "profile format version not supported by this ppgcc";
+      return -1;
+    }
+  if (payload != len - PPD_HEADER_SIZE)
+    {
+      *why = payload > len - PPD_HEADER_SIZE ? "truncated"
+                                              : "trailing bytes after the profile";
+      return -1;
+    }
+  if (ppd_fnv64 (buf + PPD_HEADER_SIZE, payload) != sum)
+    {
+      *why = "checksum mismatch (corrupted)";
+      return -1;
+    }
+  out->runs = ppd_get (&in, 8);
+  out->source = ppd_get_str (&in, NULL);
+  uint32_t nfns = (uint32_t) ppd_get (&in, 4);
+  if (!in.bad && nfns > (size_t) (in.end - in.p) / 40)
+    in.bad = 1;
+  if (!in.bad && nfns)
+    {
+      out->fns = calloc (nfns, sizeof *out->fns);
+      if (!out->fns)
+        in.bad = 1;
+    }
+  for (uint32_t f = 0; f < nfns && !in.bad; f++)
+    {
+      ppd_fn *fn = &out->fns[f];
+      out->nfns = f + 1;
+      fn->name = ppd_get_str (&in, NULL);
+      fn->checksum = (uint32_t) ppd_get (&in, 4);
+      fn->flags = (uint32_t) ppd_get (&in, 4);
+      fn->num_paths = ppd_get (&in, 8);
+      fn->dropped = ppd_get (&in, 8);
+      fn->meta = ppd_get_str (&in, &fn->meta_len);
+      fn->npairs = ppd_get (&in, 8);
+      if (in.bad || fn->npairs > (size_t) (in.end - in.p) / 16)
+        {
+          in.bad = 1;
+          break;
+        }
+      fn->pairs = calloc (fn->npairs ? fn->npairs : 1, sizeof *fn->pairs);
+      if (!fn->pairs)
+        {
+          in.bad = 1;
+          break;
+        }
+      for (uint64_t k = 0; k < fn->npairs; k++)
+        {
+          fn->pairs[k].id = ppd_get (&in, 8);
+          fn->pairs[k].count = ppd_get (&in, 8);
+          if (k && fn->pairs[k].id <= fn->pairs[k - 1].id)
+            in.bad = 1;
+        }
+    }
+  if (in.bad || in.p != in.end)
+    {
+      ppd_free (out);
+      *why = "malformed contents";
+      return -1;
+    }
+  return 0;
+}
+
+/* ------------------------------------------------------------- merging */
+
+static uint64_t
+ppd_add_sat (uint64_t a, uint64_t b)
+{
+  return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* Merged pairs of two ascending lists into a new array.  */
+static ppd_pair *
+ppd_merge_pairs (const ppd_fn *a, const ppd_fn *b, uint64_t *n)
+{
+  ppd_pair *out = malloc ((a->npairs + b->npairs + 1) * sizeof *out);
+  if (!out)
+    return NULL;
+  uint64_t i = 0, j = 0, k = 0;
+  while (i < a->npairs || j < b->npairs)
+    {
+      if (j == b->npairs
+          || (i < a->npairs && a->pairs[i].id < b->pairs[j].id))
+        out[k++] = a->pairs[i++];
+      else if (i == a->npairs || b->pairs[j].id < a->pairs[i].id)
+        out[k++] = b->pairs[j++];
+      else
+        {
+          out[k] = a->pairs[i++];
+          out[k].count = ppd_add_sat (out[k].count, b->pairs[j++].count);
+          k++;
+        }
+    }
+  *n = k;
+  return out;
+}
+
+static int
+ppd_copy_fn (ppd_fn *dst, const ppd_fn *src)
+{
+  *dst = *src;
+  dst->name = strdup (src->name);
+  dst->meta = malloc ((size_t) src->meta_len + 1);
+  dst->pairs = malloc ((src->npairs + 1) * sizeof *dst->pairs);
+  if (!dst->name || !dst->meta || !dst->pairs)
+    {
+      free (dst->name);
+      free (dst->meta);
+      free (dst->pairs);
+      return -1;
+    }
+  memcpy (dst->meta, src->meta ? src->meta : "", src->meta_len);
+  dst->meta[src->meta_len] = '\0';
+  memcpy (dst->pairs, src->pairs, src->npairs * sizeof *dst->pairs);
+  return 0;
+}
+
+PPD_API int
+ppd_merge (ppd_profile *into, const ppd_profile *from,
+           void (*warn) (void *ctx, const char *fn_name), void *ctx)
+{
+  ppd_fn *fns = calloc ((size_t) into->nfns + from->nfns + 1, sizeof *fns);
+  if (!fns)
+    return -1;
+  memcpy (fns, into->fns, into->nfns * sizeof *fns);
+  uint32_t n = into->nfns;
+  for (uint32_t f = 0; f < from->nfns; f++)
+    {
+      const ppd_fn *src = &from->fns[f];
+      uint32_t g = 0;
+      while (g < n && strcmp (fns[g].name, src->name) != 0)
+        g++;
+      if (g < n && fns[g].checksum == src->checksum)
+        {
+          uint64_t k;
+          ppd_pair *pairs = ppd_merge_pairs (&fns[g], src, &k);
+          if (!pairs)
+            goto oom;
+          free (fns[g].pairs);
+          fns[g].pairs = pairs;
+          fns[g].npairs = k;
+          fns[g].dropped = ppd_add_sat (fns[g].dropped, src->dropped);
+          fns[g].flags |= src->flags;
+          continue;
+        }
+      ppd_fn copy;
+      if (ppd_copy_fn (&copy, src) < 0)
+        goto oom;
+      if (g < n)
+        {
+          if (warn)
+            warn (ctx, src->name);
+          free (fns[g].name);
+          free (fns[g].meta);
+          free (fns[g].pairs);
+          fns[g] = copy;
+        }
+      else
+        fns[n++] = copy;
+    }
+  free (into->fns);
+  into->fns = fns;
+  into->nfns = n;
+  into->runs = ppd_add_sat (into->runs, from->runs);
+  if ((!into->source || !*into->source) && from->source)
+    {
+      free (into->source);
+      into->source = strdup (from->source);
+    }
+  return 0;
+oom:
+  /* Functions merged so far share storage with INTO; undo is not worth it
+     for an out-of-memory path: keep what is consistent.  */
+  free (fns);
+  return -1;
+}
+
+/* ---------------------------------------------------------------- files */
+
+PPD_API int
+ppd_read_file (const char *path, ppd_profile *out, const char **why)
+{
+  memset (out, 0, sizeof *out);
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    {
+      if (errno == ENOENT)
+        return 1;
+      *why = strerror (errno);
+      return -1;
+    }
+  struct stat st;
+  if (fstat (fd, &st) < 0)
+    {
+      *why = strerror (errno);
+      close (fd);
+      return -1;
+    }
+  size_t len = (size_t) st.st_size;
+  unsigned char *buf = malloc (len ? len : 1);
+  size_t got = 0;
+  while (buf && got < len)
+    {
+      ssize_t r = read (fd, buf + got, len - got);
+      if (r <= 0)
+        {
+          if (r < 0 && errno == EINTR)
+            continue;
+          break;
+        }
+      got += (size_t) r;
+    }
+  close (fd);
+  if (!buf || got != len)
+    {
+      free (buf);
+      *why = buf ? "short read" : "out of memory";
+      return -1;
+    }
+  int rc = ppd_decode (buf, len, out, why);
+  free (buf);
+  return rc;
+}
+
+PPD_API int
+ppd_write_file (const char *path, const ppd_profile *p)
+{
+  unsigned char *buf;
+  size_t len;
+  if (ppd_encode (p, &buf, &len) < 0)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  size_t plen = strlen (path);
+  char *tmp = malloc (plen + 32);
+  if (!tmp)
+    {
+      free (buf);
+      errno = ENOMEM;
+      return -1;
+    }
+  snprintf (tmp, plen + 32, "%s.tmp.%ld", path, (long) getpid ());
+  int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  int rc = fd < 0 ? -1 : 0;
+  size_t done = 0;
+  while (rc == 0 && done < len)
+    {
+      ssize_t w = write (fd, buf + done, len - done);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        rc = -1;
+      else
+        done += (size_t) w;
+    }
+  if (rc == 0 && fsync (fd) < 0)
+    rc = -1;
+  if (fd >= 0 && close (fd) < 0)
+    rc = -1;
+  if (rc == 0 && rename (tmp, path) < 0)
+    rc = -1;
+  if (rc < 0)
+    {
+      int e = errno;
+      unlink (tmp);
+      errno = e;
+    }
+  free (tmp);
+  free (buf);
+  return rc;
+}

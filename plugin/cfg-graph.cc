@@ -1,0 +1,133 @@
+/* The GIMPLE CFG of a function as a pp_graph, and its metadata text.
+
+   Nodes are the basic blocks in index order (bb0 ENTRY, bb1 EXIT), edges
+   each block's successors in order: the same walk at -fprofile-paths and at
+   -fuse-path-profile time gives the same graph and checksum.  Abnormal, EH
+   and other complex edges cannot carry probes; the core library ends and
+   restarts paths around them.  */
+#include "plugin.h"
+
+#include <cstdio>
+
+/* First and last line of the block's statements in the function's own
+   source file (inlined or macro code from elsewhere does not count).  */
+static void
+block_lines (basic_block bb, const char *file, unsigned *first,
+             unsigned *last)
+{
+  *first = *last = 0;
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      location_t loc = gimple_location (gsi_stmt (gsi));
+      if (loc == UNKNOWN_LOCATION)
+        continue;
+      expanded_location xl = expand_location (loc);
+      if (!xl.file || !file || filename_cmp (xl.file, file) != 0
+          || xl.line <= 0)
+        continue;
+      unsigned line = (unsigned) xl.line;
+      if (!*first || line < *first)
+        *first = line;
+      if (line > *last)
+        *last = line;
+    }
+}
+
+void
+ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg)
+{
+  cfg.graph = pp_graph_new ();
+  int nb = last_basic_block_for_fn (fun);
+  std::vector<int> node_of (nb, -1);
+  const char *file = DECL_SOURCE_FILE (fun->decl);
+  char name[32];
+  for (int i = 0; i < nb; i++)
+    {
+      basic_block bb = BASIC_BLOCK_FOR_FN (fun, i);
+      if (!bb)
+        continue;
+      snprintf (name, sizeof name, "bb%d", i);
+      node_of[i] = pp_graph_add_node (cfg.graph, name);
+      cfg.blocks.push_back (bb);
+      if (bb != ENTRY_BLOCK_PTR_FOR_FN (fun)
+          && bb != EXIT_BLOCK_PTR_FOR_FN (fun))
+        {
+          unsigned first, last;
+          block_lines (bb, file, &first, &last);
+          pp_graph_set_lines (cfg.graph, node_of[i], first, last);
+        }
+    }
+  pp_graph_set_entry (cfg.graph, node_of[ENTRY_BLOCK]);
+  pp_graph_set_exit (cfg.graph, node_of[EXIT_BLOCK]);
+  for (int i = 0; i < nb; i++)
+    {
+      basic_block bb = BASIC_BLOCK_FOR_FN (fun, i);
+      if (!bb)
+        continue;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        {
+          unsigned flags = (e->flags & EDGE_COMPLEX) ? PP_EDGE_ABNORMAL : 0;
+          pp_graph_add_edge (cfg.graph, node_of[i], node_of[e->dest->index],
+                             flags, -1.0);
+          cfg.edges.push_back (e);
+        }
+    }
+}
+
+static void
+append_quoted (std::string &out, const char *s)
+{
+  out += '"';
+  for (; s && *s; s++)
+    {
+      if (*s == '"' || *s == '\\')
+        out += '\\';
+      out += *s;
+    }
+  out += '"';
+}
+
+/* doc/graph-language.md, "Metadata embedded by the plugin".  Parsing it
+   and numbering the result gives the numbering the probes use.  */
+std::string
+ppgcc_metadata (function *fun, const ppgcc_cfg &cfg, uint32_t checksum)
+{
+  const pp_graph *g = cfg.graph;
+  std::string m;
+  char buf[128];
+  m += "function ";
+  m += IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
+  m += "\nfile ";
+  append_quoted (m, DECL_SOURCE_FILE (fun->decl));
+  snprintf (buf, sizeof buf, "\nchecksum 0x%08x\nmax_paths 0\n", checksum);
+  m += buf;
+  m += "entry ";
+  m += pp_graph_node_name (g, pp_graph_entry (g));
+  m += "\nexit ";
+  m += pp_graph_node_name (g, pp_graph_exit (g));
+  m += "\n";
+  for (int v = 0; v < pp_graph_num_nodes (g); v++)
+    {
+      unsigned first, last;
+      pp_graph_node_lines (g, v, &first, &last);
+      if (first)
+        snprintf (buf, sizeof buf, "node %s line %u %u\n",
+                  pp_graph_node_name (g, v), first, last);
+      else
+        snprintf (buf, sizeof buf, "node %s\n", pp_graph_node_name (g, v));
+      m += buf;
+    }
+  for (int e = 0; e < pp_graph_num_edges (g); e++)
+    {
+      snprintf (buf, sizeof buf, "edge %s %s%s\n",
+                pp_graph_node_name (g, pp_graph_edge_src (g, e)),
+                pp_graph_node_name (g, pp_graph_edge_dst (g, e)),
+                (pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL)
+                    ? " abnormal" : "");
+      m += buf;
+    }
+  return m;
+}

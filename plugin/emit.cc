@@ -1,0 +1,225 @@
+/* The data an instrumented translation unit hands to the runtime
+   (include/pp/rt_abi.h): counter arrays, one struct __pp_fn_desc per
+   function, one struct __pp_unit, and a constructor that registers it.
+   The record types below mirror the C structs field by field.  */
+#include "plugin.h"
+
+#include "pp/rt_abi.h"
+
+#include <climits>
+#include <cstdlib>
+#include <unistd.h>
+
+tree
+ppgcc_u64_type ()
+{
+  return long_long_unsigned_type_node;
+}
+
+static tree
+add_field (tree *chain, const char *name, tree type)
+{
+  tree f = build_decl (BUILTINS_LOCATION, FIELD_DECL, get_identifier (name),
+                       type);
+  DECL_CHAIN (f) = *chain;
+  *chain = f;
+  return f;
+}
+
+static tree desc_type, unit_type;
+
+static tree const_char_ptr ()
+{
+  return build_pointer_type (build_qualified_type (char_type_node,
+                                                   TYPE_QUAL_CONST));
+}
+
+/* struct __pp_fn_desc.  */
+static tree
+fn_desc_type ()
+{
+  if (desc_type)
+    return desc_type;
+  tree fields = NULL_TREE;
+  desc_type = lang_hooks.types.make_type (RECORD_TYPE);
+  add_field (&fields, "name", const_char_ptr ());
+  add_field (&fields, "cfg_checksum", unsigned_type_node);
+  add_field (&fields, "flags", unsigned_type_node);
+  add_field (&fields, "num_paths", ppgcc_u64_type ());
+  add_field (&fields, "counters", build_pointer_type (ppgcc_u64_type ()));
+  add_field (&fields, "meta", const_char_ptr ());
+  add_field (&fields, "meta_len", unsigned_type_node);
+  add_field (&fields, "reserved", unsigned_type_node);
+  add_field (&fields, "rt_private", ptr_type_node);
+  finish_builtin_struct (desc_type, "__pp_fn_desc", fields, NULL_TREE);
+  return desc_type;
+}
+
+/* struct __pp_unit.  */
+static tree
+pp_unit_type ()
+{
+  if (unit_type)
+    return unit_type;
+  tree fields = NULL_TREE;
+  unit_type = lang_hooks.types.make_type (RECORD_TYPE);
+  add_field (&fields, "abi_version", unsigned_type_node);
+  add_field (&fields, "num_fns", unsigned_type_node);
+  add_field (&fields, "ppd_path", const_char_ptr ());
+  add_field (&fields, "source", const_char_ptr ());
+  add_field (&fields, "fns",
+             build_pointer_type (build_pointer_type (fn_desc_type ())));
+  add_field (&fields, "next", build_pointer_type (unit_type));
+  finish_builtin_struct (unit_type, "__pp_unit", fields, NULL_TREE);
+  return unit_type;
+}
+
+static tree
+new_static_var (tree type, const char *prefix)
+{
+  static unsigned serial;
+  char name[64];
+  snprintf (name, sizeof name, "%s.%u", prefix, serial++);
+  tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
+                         type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  DECL_CONTEXT (var) = NULL_TREE;
+  return var;
+}
+
+tree
+ppgcc_new_counters (uint64_t num_paths)
+{
+  tree type = build_array_type_nelts (ppgcc_u64_type (), num_paths);
+  tree var = new_static_var (type, "__pp_counts");
+  varpool_node::finalize_decl (var);
+  return var;
+}
+
+tree
+ppgcc_new_desc ()
+{
+  return new_static_var (fn_desc_type (), "__pp_desc");
+}
+
+/* Defines VAR now.  The unit is emitted after the front end is done
+   (symtab state IPA), when finalize_decl no longer analyses variables:
+   record their references ourselves, so that the counters' address is
+   known to be taken (else IPA could think them write-only and drop the
+   increments), and keep them whether referenced or not.  */
+static void
+define_var (tree var)
+{
+  varpool_node::finalize_decl (var);
+  varpool_node *node = varpool_node::get (var);
+  node->force_output = true;
+  if (!node->analyzed)
+    node->analyze ();
+}
+
+static tree
+string_ptr (const std::string &s)
+{
+  return build_string_literal (s.size () + 1, s.c_str ());
+}
+
+static tree
+field (tree type, int i)
+{
+  tree f = TYPE_FIELDS (type);
+  while (i-- > 0)
+    f = DECL_CHAIN (f);
+  return f;
+}
+
+/* The profile file: the object's absolute path with .ppd, named the way
+   GCC names .gcda files (from -dumpdir/-dumpbase, i.e. aux_base_name).  */
+static std::string
+ppd_path ()
+{
+  const char *base = aux_base_name ? aux_base_name : dump_base_name;
+  std::string p = base ? base : "a";
+  if (!aux_base_name)
+    {
+      size_t slash = p.rfind ('/'), dot = p.rfind ('.');
+      if (dot != std::string::npos && (slash == std::string::npos
+                                       || dot > slash))
+        p.erase (dot);
+    }
+  if (!IS_ABSOLUTE_PATH (p.c_str ()))
+    {
+      char cwd[PATH_MAX];
+      if (getcwd (cwd, sizeof cwd))
+        p = std::string (cwd) + "/" + p;
+    }
+  return p + ".ppd";
+}
+
+void
+ppgcc_emit_unit ()
+{
+  if (ppgcc_fns.empty () || seen_error ())
+    return;
+  tree dtype = fn_desc_type ();
+  tree ptr_desc = build_pointer_type (dtype);
+  vec<constructor_elt, va_gc> *ptrs = NULL;
+  for (const ppgcc_fn &fn : ppgcc_fns)
+    {
+      vec<constructor_elt, va_gc> *v = NULL;
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 0), string_ptr (fn.name));
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 1),
+                              build_int_cstu (unsigned_type_node, fn.checksum));
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 2),
+                              build_int_cstu (unsigned_type_node, fn.flags));
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 3),
+                              build_int_cstu (ppgcc_u64_type (), fn.num_paths));
+      tree counters_ptr = build_pointer_type (ppgcc_u64_type ());
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 4),
+                              fn.counters
+                                  ? fold_convert (counters_ptr,
+                                                  build_fold_addr_expr (fn.counters))
+                                  : null_pointer_node);
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 5), string_ptr (fn.meta));
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 6),
+                              build_int_cstu (unsigned_type_node,
+                                              fn.meta.size ()));
+      DECL_INITIAL (fn.desc) = build_constructor (dtype, v);
+      define_var (fn.desc);
+      CONSTRUCTOR_APPEND_ELT (ptrs, NULL_TREE, build_fold_addr_expr (fn.desc));
+    }
+  tree arr_type = build_array_type_nelts (ptr_desc, ppgcc_fns.size ());
+  tree arr = new_static_var (arr_type, "__pp_fns");
+  TREE_READONLY (arr) = 1;
+  DECL_INITIAL (arr) = build_constructor (arr_type, ptrs);
+  define_var (arr);
+
+  tree utype = pp_unit_type ();
+  tree unit = new_static_var (utype, "__pp_unit");
+  vec<constructor_elt, va_gc> *u = NULL;
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 0),
+                          build_int_cstu (unsigned_type_node, PP_ABI_VERSION));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 1),
+                          build_int_cstu (unsigned_type_node,
+                                          ppgcc_fns.size ()));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 2), string_ptr (ppd_path ()));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 3),
+                          string_ptr (main_input_filename
+                                          ? main_input_filename : ""));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 4),
+                          fold_convert (TREE_TYPE (field (utype, 4)),
+                                        build_fold_addr_expr (arr)));
+  DECL_INITIAL (unit) = build_constructor (utype, u);
+  define_var (unit);
+
+  /* static void ctor (void) { __pp_register_unit (&unit); }  */
+  tree reg_type = build_function_type_list (void_type_node,
+                                            build_pointer_type (utype),
+                                            NULL_TREE);
+  tree reg_fn = build_fn_decl ("__pp_register_unit", reg_type);
+  tree body = build_call_expr (reg_fn, 1, build_fold_addr_expr (unit));
+  cgraph_build_static_cdtor ('I', body, DEFAULT_INIT_PRIORITY);
+}

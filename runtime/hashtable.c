@@ -1,0 +1,130 @@
+/* The hash table behind __pp_hash_hit.  Thread-safe without locks: a slot
+   is claimed by compare-and-swap on its key (id + 1; 0 is empty) and
+   counted with an atomic add.  A full table chains to a new one, so nothing
+   is lost while memory lasts; tables come from mmap (no malloc in a probe,
+   which may run in a signal handler).  If mmap fails the hit is counted as
+   dropped, and the profile says so.  */
+#include "hashtable.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define SLOTS 4096 /* per table; the probe sequence looks at PROBES of them */
+#define PROBES 64
+
+struct slot
+{
+  _Atomic uint64_t key;
+  _Atomic uint64_t count;
+};
+
+struct table
+{
+  struct slot slot[SLOTS];
+  struct table *_Atomic next;
+  _Atomic uint64_t dropped; /* only used in the first table */
+};
+
+static struct table *
+new_table (void)
+{
+  void *p = mmap (NULL, sizeof (struct table), PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p; /* zero-filled */
+}
+
+/* The table after *LINK, created if missing.  */
+static struct table *
+next_table (struct table *_Atomic *link)
+{
+  struct table *t = atomic_load_explicit (link, memory_order_acquire);
+  if (t)
+    return t;
+  struct table *fresh = new_table ();
+  if (!fresh)
+    return NULL;
+  if (atomic_compare_exchange_strong (link, &t, fresh))
+    return fresh;
+  munmap (fresh, sizeof *fresh); /* another thread won */
+  return t;
+}
+
+static unsigned
+hash (uint64_t id)
+{
+  id ^= id >> 33;
+  id *= 0xff51afd7ed558ccdull;
+  id ^= id >> 33;
+  return (unsigned) id;
+}
+
+void
+__pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
+{
+  struct table *first
+      = next_table ((struct table *_Atomic *) &fn->rt_private);
+  if (!first)
+    return; /* nowhere to count: nothing to report either */
+  uint64_t key = id + 1;
+  for (struct table *t = first; t; t = next_table (&t->next))
+    {
+      unsigned h = hash (id);
+      for (unsigned k = 0; k < PROBES; k++)
+        {
+          struct slot *s = &t->slot[(h + k) % SLOTS];
+          uint64_t seen = atomic_load_explicit (&s->key, memory_order_relaxed);
+          if (seen == 0
+              && atomic_compare_exchange_strong (&s->key, &seen, key))
+            seen = key;
+          if (seen == key)
+            {
+              atomic_fetch_add_explicit (&s->count, 1, memory_order_relaxed);
+              return;
+            }
+        }
+      if (!atomic_load_explicit (&t->next, memory_order_acquire)
+          && !next_table (&t->next))
+        break;
+    }
+  atomic_fetch_add_explicit (&first->dropped, 1, memory_order_relaxed);
+}
+
+void
+__pp_table_clear (struct __pp_fn_desc *fn)
+{
+  for (struct table *t = fn->rt_private; t; t = atomic_load (&t->next))
+    {
+      for (unsigned i = 0; i < SLOTS; i++)
+        atomic_store (&t->slot[i].count, 0);
+      atomic_store (&t->dropped, 0);
+    }
+}
+
+int
+__pp_table_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
+                    uint64_t *dropped)
+{
+  uint64_t cap = 0, k = 0;
+  *dropped = 0;
+  for (struct table *t = fn->rt_private; t; t = atomic_load (&t->next))
+    cap += SLOTS;
+  ppd_pair *out = malloc ((cap + 1) * sizeof *out);
+  if (!out)
+    return -1;
+  for (struct table *t = fn->rt_private; t; t = atomic_load (&t->next))
+    {
+      *dropped += atomic_load (&t->dropped);
+      for (unsigned i = 0; i < SLOTS; i++)
+        {
+          uint64_t key = atomic_load (&t->slot[i].key);
+          uint64_t c = atomic_load (&t->slot[i].count);
+          if (key && c)
+            out[k++] = (ppd_pair){ key - 1, c };
+        }
+    }
+  *pairs = out;
+  *n = k;
+  return 0;
+}

@@ -1,0 +1,300 @@
+/* libpprt: the runtime linked into programs built with -fprofile-paths.
+
+   Instrumented objects register a struct __pp_unit from a constructor
+   (include/pp/rt_abi.h); at exit (a destructor, so dlclose'd shared objects
+   write theirs too) and on __pp_dump () every unit's counts are merged into
+   its <object>.ppd under a lock and written atomically.
+
+   Only __pp_ symbols are global: everything else here is static, and the
+   .ppd codec is compiled in with static linkage.  The runtime allocates only
+   when it writes profiles (never in a probe), except for the hash tables of
+   very large functions, which come from mmap.  */
+#define _GNU_SOURCE
+#define PPD_API static __attribute__ ((unused))
+#include "ppd_codec.c"
+
+#include "pp/rt_abi.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hashtable.h"
+
+static struct __pp_unit *_Atomic registered;
+static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+static void
+zero_counts (struct __pp_unit *u)
+{
+  for (uint32_t f = 0; f < u->num_fns; f++)
+    {
+      struct __pp_fn_desc *fn = u->fns[f];
+      if (fn->counters)
+        memset (fn->counters, 0, fn->num_paths * sizeof *fn->counters);
+      else
+        __pp_table_clear (fn);
+    }
+}
+
+/* fork: the child starts from zero, like gcov; what the parent counted
+   before the fork is the parent's to write.  */
+static void
+after_fork_in_child (void)
+{
+  pthread_mutex_init (&dump_lock, NULL);
+  for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
+    zero_counts (u);
+}
+
+static void
+runtime_init (void)
+{
+  pthread_atfork (NULL, NULL, after_fork_in_child);
+}
+
+void
+__pp_register_unit (struct __pp_unit *u)
+{
+  if (u->abi_version != PP_ABI_VERSION)
+    {
+      fprintf (stderr,
+               "ppgcc profile: %s: object built for runtime ABI %u, this "
+               "runtime speaks %u; not profiled (rebuild with one ppgcc)\n",
+               u->ppd_path, u->abi_version, PP_ABI_VERSION);
+      return;
+    }
+  pthread_once (&init_once, runtime_init);
+  struct __pp_unit *head = atomic_load (&registered);
+  do
+    u->next = head;
+  while (!atomic_compare_exchange_weak (&registered, &head, u));
+}
+
+/* --------------------------------------------------------- file names */
+
+/* PPGCC_PREFIX / PPGCC_PREFIX_STRIP, as GCOV_PREFIX / GCOV_PREFIX_STRIP:
+   drop that many leading directories of the absolute path, put the rest
+   under the prefix.  Returns a malloc'd path.  */
+static char *
+profile_path (const char *path)
+{
+  const char *prefix = getenv ("PPGCC_PREFIX");
+  if (!prefix || !*prefix)
+    return strdup (path);
+  const char *strip_s = getenv ("PPGCC_PREFIX_STRIP");
+  long strip = strip_s ? strtol (strip_s, NULL, 10) : 0;
+  const char *rest = path;
+  for (; strip > 0; strip--)
+    {
+      const char *slash = strchr (rest + (*rest == '/'), '/');
+      if (!slash)
+        break;
+      rest = slash;
+    }
+  size_t n = strlen (prefix) + strlen (rest) + 2;
+  char *out = malloc (n);
+  if (out)
+    snprintf (out, n, "%s%s%s", prefix, *rest == '/' ? "" : "/", rest);
+  return out;
+}
+
+static void
+make_parent_dirs (char *path)
+{
+  for (char *p = path + 1; *p; p++)
+    if (*p == '/')
+      {
+        *p = '\0';
+        mkdir (path, 0755);
+        *p = '/';
+      }
+}
+
+/* -------------------------------------------------------------- dumping */
+
+static int
+cmp_pairs (const void *a, const void *b)
+{
+  uint64_t x = ((const ppd_pair *) a)->id, y = ((const ppd_pair *) b)->id;
+  return x < y ? -1 : x > y;
+}
+
+/* The unit's counts as a profile of one run.  */
+static int
+snapshot (struct __pp_unit *u, ppd_profile *p)
+{
+  memset (p, 0, sizeof *p);
+  p->runs = 1;
+  p->source = strdup (u->source ? u->source : "");
+  p->fns = calloc (u->num_fns ? u->num_fns : 1, sizeof *p->fns);
+  if (!p->source || !p->fns)
+    return -1;
+  for (uint32_t f = 0; f < u->num_fns; f++)
+    {
+      struct __pp_fn_desc *d = u->fns[f];
+      ppd_fn *fn = &p->fns[p->nfns++];
+      fn->name = strdup (d->name);
+      fn->meta = malloc ((size_t) d->meta_len + 1);
+      if (!fn->name || !fn->meta)
+        return -1;
+      memcpy (fn->meta, d->meta, d->meta_len);
+      fn->meta[d->meta_len] = '\0';
+      fn->meta_len = d->meta_len;
+      fn->checksum = d->cfg_checksum;
+      fn->flags = d->flags;
+      fn->num_paths = d->num_paths;
+      if (d->counters)
+        {
+          uint64_t n = 0;
+          for (uint64_t i = 0; i < d->num_paths; i++)
+            n += d->counters[i] != 0;
+          fn->pairs = malloc ((n + 1) * sizeof *fn->pairs);
+          if (!fn->pairs)
+            return -1;
+          for (uint64_t i = 0; i < d->num_paths; i++)
+            if (d->counters[i])
+              fn->pairs[fn->npairs++] = (ppd_pair){ i, d->counters[i] };
+        }
+      else
+        {
+          if (__pp_table_collect (d, &fn->pairs, &fn->npairs,
+                                  &fn->dropped) < 0)
+            return -1;
+          qsort (fn->pairs, fn->npairs, sizeof *fn->pairs, cmp_pairs);
+        }
+    }
+  return 0;
+}
+
+struct warn_ctx
+{
+  const char *path;
+};
+
+static void
+warn_changed (void *ctx, const char *fn)
+{
+  fprintf (stderr,
+           "ppgcc profile: %s: function '%s' changed since the profile was "
+           "written (CFG checksum mismatch); its old counts are dropped\n",
+           ((struct warn_ctx *) ctx)->path, fn);
+}
+
+/* Merges one unit into its file.  Returns 0 when written.  */
+static int
+dump_unit (struct __pp_unit *u)
+{
+  ppd_profile now, old;
+  char *path = profile_path (u->ppd_path);
+  int rc = -1;
+  if (!path || snapshot (u, &now) < 0)
+    {
+      fprintf (stderr, "ppgcc profile: %s: out of memory, not written\n",
+               u->ppd_path);
+      free (path);
+      ppd_free (&now);
+      return -1;
+    }
+  make_parent_dirs (path);
+  size_t plen = strlen (path);
+  char *lock_path = malloc (plen + 6);
+  if (!lock_path)
+    goto out;
+  snprintf (lock_path, plen + 6, "%s.lock", path);
+  /* A lock file beside the profile: the profile itself is replaced by
+     rename, so a lock on it would not exclude a writer that opened the old
+     one.  */
+  int lock_fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd < 0)
+    {
+      fprintf (stderr, "ppgcc profile: %s: cannot create: %s\n", lock_path,
+               strerror (errno));
+      free (lock_path);
+      goto out;
+    }
+  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+  while (fcntl (lock_fd, F_SETLKW, &fl) < 0 && errno == EINTR)
+    ;
+  const char *why = NULL;
+  int have = ppd_read_file (path, &old, &why);
+  if (have < 0)
+    {
+      /* Never overwrite what we cannot read: keep it aside.  */
+      size_t n = plen + 16;
+      char *aside = malloc (n);
+      if (aside)
+        {
+          snprintf (aside, n, "%s.corrupt", path);
+          rename (path, aside);
+        }
+      fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this "
+               "run's counts afresh\n", path, why,
+               aside ? aside : "(nothing)");
+      free (aside);
+      have = 1;
+    }
+  ppd_profile *result = &now;
+  if (have == 0)
+    {
+      struct warn_ctx wc = { path };
+      if (ppd_merge (&old, &now, warn_changed, &wc) == 0)
+        result = &old;
+      else
+        fprintf (stderr, "ppgcc profile: %s: out of memory while merging, "
+                 "writing this run only\n", path);
+    }
+  if (ppd_write_file (path, result) == 0)
+    rc = 0;
+  else
+    fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
+             strerror (errno));
+  if (have == 0)
+    ppd_free (&old);
+  fl.l_type = F_UNLCK;
+  fcntl (lock_fd, F_SETLK, &fl);
+  close (lock_fd);
+  free (lock_path);
+out:
+  ppd_free (&now);
+  free (path);
+  return rc;
+}
+
+void
+__pp_dump (void)
+{
+  pthread_mutex_lock (&dump_lock);
+  int saved = errno;
+  for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
+    if (dump_unit (u) == 0)
+      zero_counts (u);
+  errno = saved;
+  pthread_mutex_unlock (&dump_lock);
+}
+
+void
+__pp_reset (void)
+{
+  pthread_mutex_lock (&dump_lock);
+  for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
+    zero_counts (u);
+  pthread_mutex_unlock (&dump_lock);
+}
+
+/* At exit, and when a shared object holding this copy of the runtime is
+   unloaded.  */
+__attribute__ ((destructor)) static void
+dump_at_exit (void)
+{
+  __pp_dump ();
+}

@@ -1,0 +1,370 @@
+/* ppprof: look at path profiles (.ppd files written by programs built with
+   ppgcc -fprofile-paths).
+
+     ppprof report [--top N] [--function F] [--json] [FILES|DIRS]
+     ppprof merge -o OUT FILES|DIRS...
+     ppprof dot --function F [--svg] [FILES|DIRS]
+
+   Exit status: 0 ok, 1 usage, 2 bad input.  */
+#include "config.h"
+
+#include "profile_set.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+usage (FILE *out)
+{
+  fputs ("usage: ppprof report [--top N] [--function F] [--json] "
+         "[FILES|DIRS]\n"
+         "       ppprof merge -o OUT FILES|DIRS...\n"
+         "       ppprof dot --function F [--svg] [FILES|DIRS]\n"
+         "Shows path profiles (.ppd) written by programs built with\n"
+         "ppgcc -fprofile-paths; with no files, searches the current "
+         "directory.\n",
+         out);
+}
+
+static void
+json_string (FILE *out, const char *s)
+{
+  fputc ('"', out);
+  for (; *s; s++)
+    {
+      unsigned char c = (unsigned char) *s;
+      if (c == '"' || c == '\\')
+        fprintf (out, "\\%c", c);
+      else if (c < 0x20)
+        fprintf (out, "\\u%04x", c);
+      else
+        fputc (c, out);
+    }
+  fputc ('"', out);
+}
+
+static void
+print_lines (FILE *out, const pp_report_path *p)
+{
+  /* Consecutive lines as ranges: 3 4 5 9 -> 3-5 9.  */
+  for (int i = 0; i < p->num_lines;)
+    {
+      int j = i;
+      while (j + 1 < p->num_lines && p->lines[j + 1] == p->lines[j] + 1)
+        j++;
+      if (j > i)
+        fprintf (out, "%s%u-%u", i ? " " : "", p->lines[i], p->lines[j]);
+      else
+        fprintf (out, "%s%u", i ? " " : "", p->lines[i]);
+      i = j + 1;
+    }
+}
+
+typedef struct
+{
+  const pp_report_fn *fn;
+  const pp_report_path *path;
+} ranked;
+
+static int
+by_count_desc (const void *a, const void *b)
+{
+  const ranked *x = a, *y = b;
+  if (x->path->count != y->path->count)
+    return x->path->count < y->path->count ? 1 : -1;
+  int c = strcmp (x->fn->name, y->fn->name);
+  return c ? c : (x->path->id < y->path->id ? -1 : 1);
+}
+
+static int
+report (pp_profile_set *set, long top, const char *only, int json)
+{
+  if (json)
+    {
+      printf ("{\"functions\": [");
+      int first_fn = 1;
+      for (int i = 0; i < set->num_fns; i++)
+        {
+          const pp_report_fn *fn = &set->fns[i];
+          if (only && strcmp (fn->name, only) != 0)
+            continue;
+          printf ("%s\n  {\"name\": ", first_fn ? "" : ",");
+          first_fn = 0;
+          json_string (stdout, fn->name);
+          printf (", \"file\": ");
+          json_string (stdout, fn->file);
+          printf (", \"num_paths\": %" PRIu64 ", \"truncated\": %s, "
+                  "\"dropped\": %" PRIu64 ", \"paths\": [",
+                  fn->num_paths, (fn->flags & 2u) ? "true" : "false",
+                  fn->dropped);
+          for (int k = 0; k < fn->num_paths_run; k++)
+            {
+              const pp_report_path *p = &fn->paths[k];
+              printf ("%s\n    {\"id\": %" PRIu64 ", \"count\": %" PRIu64
+                      ", \"lines\": [",
+                      k ? "," : "", p->id, p->count);
+              for (int l = 0; l < p->num_lines; l++)
+                printf ("%s%u", l ? ", " : "", p->lines[l]);
+              printf ("], \"from_back_edge\": %s, \"to_back_edge\": %s}",
+                      p->starts_at_back_edge ? "true" : "false",
+                      p->ends_at_back_edge ? "true" : "false");
+            }
+          printf ("]}");
+        }
+      printf ("\n], \"total\": %" PRIu64 "}\n", set->total);
+      return 0;
+    }
+
+  int n = 0;
+  for (int i = 0; i < set->num_fns; i++)
+    n += set->fns[i].num_paths_run;
+  ranked *all = calloc (n ? n : 1, sizeof *all);
+  n = 0;
+  uint64_t total = 0;
+  for (int i = 0; i < set->num_fns; i++)
+    {
+      if (only && strcmp (set->fns[i].name, only) != 0)
+        continue;
+      for (int k = 0; k < set->fns[i].num_paths_run; k++)
+        {
+          all[n].fn = &set->fns[i];
+          all[n++].path = &set->fns[i].paths[k];
+          total += set->fns[i].paths[k].count;
+        }
+    }
+  if (only && n == 0)
+    {
+      int known = 0;
+      for (int i = 0; i < set->num_fns; i++)
+        known |= !strcmp (set->fns[i].name, only);
+      if (!known)
+        {
+          fprintf (stderr, "ppprof: function '%s' is not in the profile\n",
+                   only);
+          free (all);
+          return 2;
+        }
+    }
+  qsort (all, n, sizeof *all, by_count_desc);
+  printf ("%d paths run in %d functions, %" PRIu64 " path executions\n\n",
+          n, set->num_fns, total);
+  printf ("%12s %7s  %-24s %s\n", "count", "share", "function",
+          "path (source lines)");
+  for (int i = 0; i < n && (top <= 0 || i < top); i++)
+    {
+      const pp_report_path *p = all[i].path;
+      printf ("%12" PRIu64 " %6.2f%%  %-24s %s: ", p->count,
+              total ? 100.0 * (double) p->count / (double) total : 0.0,
+              all[i].fn->name, all[i].fn->file);
+      if (p->starts_at_back_edge)
+        printf ("(loop) ");
+      print_lines (stdout, p);
+      if (p->ends_at_back_edge)
+        printf (" (back edge)");
+      printf ("\n");
+    }
+  for (int i = 0; i < set->num_fns; i++)
+    {
+      if (set->fns[i].flags & 2u)
+        printf ("note: %s has more than 2^64 paths; its paths are cut "
+                "(truncated) at some edges\n", set->fns[i].name);
+      if (set->fns[i].dropped)
+        printf ("note: %s: %" PRIu64 " path executions could not be "
+                "recorded (runtime out of memory)\n", set->fns[i].name,
+                set->fns[i].dropped);
+    }
+  free (all);
+  return 0;
+}
+
+static void
+warn_mismatch (void *ctx, const char *fn)
+{
+  fprintf (stderr, "ppprof: %s: function '%s' has another CFG checksum "
+           "than in the files before it; keeping the later one\n",
+           (const char *) ctx, fn);
+}
+
+static int
+merge (pp_profile_set *set, const char *out)
+{
+  ppd_profile result = { 0 };
+  for (int p = 0; p < set->num_profiles; p++)
+    if (ppd_merge (&result, &set->profiles[p], warn_mismatch,
+                   set->profile_names[p]) < 0)
+      {
+        fprintf (stderr, "ppprof: out of memory\n");
+        return 2;
+      }
+  if (ppd_write_file (out, &result) < 0)
+    {
+      perror (out);
+      ppd_free (&result);
+      return 2;
+    }
+  ppd_free (&result);
+  return 0;
+}
+
+/* DOT: the CFG, edges as thick and red as the share of path executions
+   that run over them.  */
+static int
+dot (pp_profile_set *set, const char *only, int svg)
+{
+  const pp_report_fn *fn = NULL;
+  for (int i = 0; i < set->num_fns && !fn; i++)
+    if (!strcmp (set->fns[i].name, only))
+      fn = &set->fns[i];
+  if (!fn)
+    {
+      fprintf (stderr, "ppprof: function '%s' is not in the profile\n", only);
+      return 2;
+    }
+  const pp_graph *g = fn->spec->fns[0].graph;
+  const pp_numbering *n = fn->numbering;
+  uint64_t *flow = calloc (pp_graph_num_edges (g) + 1, sizeof *flow);
+  for (int k = 0; k < fn->num_paths_run; k++)
+    {
+      int *edges, len = pp_regenerate (n, fn->paths[k].id, &edges);
+      for (int e = 0; e < len; e++)
+        if (n->dag[edges[e]].kind == PP_DAG_REAL)
+          flow[n->dag[edges[e]].cfg_edge] += fn->paths[k].count;
+      if (len >= 0)
+        free (edges);
+    }
+  FILE *out = stdout;
+  if (svg)
+    {
+      out = popen ("dot -Tsvg", "w");
+      if (!out)
+        {
+          fprintf (stderr, "ppprof: cannot run Graphviz 'dot'\n");
+          free (flow);
+          return 2;
+        }
+    }
+  fprintf (out, "digraph \"%s\" {\n  node [shape=box, fontname=monospace];\n",
+           fn->name);
+  for (int v = 0; v < pp_graph_num_nodes (g); v++)
+    {
+      unsigned first, last;
+      pp_graph_node_lines (g, v, &first, &last);
+      const char *name = pp_graph_node_name (g, v);
+      if (v == pp_graph_entry (g) || v == pp_graph_exit (g))
+        fprintf (out, "  \"%s\" [label=\"%s\", shape=oval];\n", name,
+                 v == pp_graph_entry (g) ? "ENTRY" : "EXIT");
+      else if (first)
+        fprintf (out, "  \"%s\" [label=\"%s\\nlines %u-%u\"];\n", name, name,
+                 first, last);
+      else
+        fprintf (out, "  \"%s\";\n", name);
+    }
+  uint64_t max = 1;
+  for (int e = 0; e < pp_graph_num_edges (g); e++)
+    if (flow[e] > max)
+      max = flow[e];
+  for (int e = 0; e < pp_graph_num_edges (g); e++)
+    {
+      double share = (double) flow[e] / (double) max;
+      fprintf (out, "  \"%s\" -> \"%s\" [label=\"%" PRIu64 "\", "
+               "penwidth=%.1f, color=\"%s\"%s];\n",
+               pp_graph_node_name (g, pp_graph_edge_src (g, e)),
+               pp_graph_node_name (g, pp_graph_edge_dst (g, e)), flow[e],
+               1.0 + 5.0 * share, share > 0.5 ? "red" : share > 0 ? "orange"
+                                                                  : "gray",
+               (pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL)
+                   ? ", style=dashed" : "");
+    }
+  fprintf (out, "}\n");
+  free (flow);
+  if (svg && pclose (out) != 0)
+    {
+      fprintf (stderr, "ppprof: Graphviz 'dot' failed\n");
+      return 2;
+    }
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc < 2 || !strcmp (argv[1], "--help") || !strcmp (argv[1], "-h"))
+    {
+      usage (argc < 2 ? stderr : stdout);
+      return argc < 2 ? 1 : 0;
+    }
+  if (!strcmp (argv[1], "--version"))
+    {
+      printf ("ppprof (ppgcc) %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+  const char *cmd = argv[1], *only = NULL, *out = NULL;
+  long top = 20;
+  int json = 0, svg = 0;
+  char **files = calloc (argc, sizeof *files);
+  int nfiles = 0;
+  for (int i = 2; i < argc; i++)
+    {
+      const char *a = argv[i];
+      if (!strcmp (a, "--json"))
+        json = 1;
+      else if (!strcmp (a, "--svg"))
+        svg = 1;
+      else if ((!strcmp (a, "--top") || !strcmp (a, "--function")
+                || !strcmp (a, "-o"))
+               && i + 1 < argc)
+        {
+          const char *v = argv[++i];
+          if (!strcmp (a, "--function"))
+            only = v;
+          else if (!strcmp (a, "-o"))
+            out = v;
+          else
+            {
+              char *end;
+              top = strtol (v, &end, 10);
+              if (*end || top < 0)
+                {
+                  fprintf (stderr, "ppprof: --top %s: not a count\n", v);
+                  return 1;
+                }
+            }
+        }
+      else if (a[0] == '-' && a[1])
+        {
+          fprintf (stderr, "ppprof: unknown option '%s'\n", a);
+          usage (stderr);
+          return 1;
+        }
+      else
+        files[nfiles++] = argv[i];
+    }
+  int is_report = !strcmp (cmd, "report"), is_merge = !strcmp (cmd, "merge");
+  int is_dot = !strcmp (cmd, "dot");
+  if (!is_report && !is_merge && !is_dot)
+    {
+      fprintf (stderr, "ppprof: unknown command '%s'\n", cmd);
+      usage (stderr);
+      return 1;
+    }
+  if ((is_merge && (!out || nfiles == 0)) || (is_dot && !only))
+    {
+      usage (stderr);
+      return 1;
+    }
+  pp_profile_set set;
+  if (pp_profile_set_load (&set, files, nfiles) < 0)
+    return 2;
+  int rc;
+  if (is_merge)
+    rc = merge (&set, out);
+  else if (pp_profile_set_analyse (&set) < 0)
+    rc = 2;
+  else
+    rc = is_report ? report (&set, top, only, json) : dot (&set, only, svg);
+  pp_profile_set_free (&set);
+  free (files);
+  return rc;
+}

@@ -1,0 +1,270 @@
+/* Loading .ppd files and regenerating their paths (see profile_set.h).  */
+#include "profile_set.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int
+ends_with (const char *s, const char *suffix)
+{
+  size_t n = strlen (s), m = strlen (suffix);
+  return n >= m && strcmp (s + n - m, suffix) == 0;
+}
+
+static int
+add_file (pp_profile_set *set, const char *path)
+{
+  ppd_profile p;
+  const char *why = "";
+  int rc = ppd_read_file (path, &p, &why);
+  if (rc != 0)
+    {
+      fprintf (stderr, "ppprof: %s: %s\n", path,
+               rc > 0 ? "no such file" : why);
+      return -1;
+    }
+  set->profiles = realloc (set->profiles,
+                           (set->num_profiles + 1) * sizeof *set->profiles);
+  set->profile_names = realloc (set->profile_names,
+                                (set->num_profiles + 1)
+                                    * sizeof *set->profile_names);
+  set->profiles[set->num_profiles] = p;
+  set->profile_names[set->num_profiles++] = strdup (path);
+  return 0;
+}
+
+static int
+add_dir (pp_profile_set *set, const char *dir)
+{
+  DIR *d = opendir (dir);
+  if (!d)
+    {
+      perror (dir);
+      return -1;
+    }
+  struct dirent *e;
+  char **names = NULL;
+  int n = 0;
+  while ((e = readdir (d)))
+    {
+      if (e->d_name[0] == '.')
+        continue;
+      names = realloc (names, (n + 1) * sizeof *names);
+      size_t len = strlen (dir) + strlen (e->d_name) + 2;
+      names[n] = malloc (len);
+      snprintf (names[n++], len, "%s/%s", dir, e->d_name);
+    }
+  closedir (d);
+  int rc = 0;
+  for (int i = 0; i < n; i++)
+    {
+      struct stat st;
+      if (rc == 0 && lstat (names[i], &st) == 0)
+        {
+          if (S_ISDIR (st.st_mode))
+            rc = add_dir (set, names[i]);
+          else if (S_ISREG (st.st_mode) && ends_with (names[i], ".ppd"))
+            rc = add_file (set, names[i]);
+        }
+      free (names[i]);
+    }
+  free (names);
+  return rc;
+}
+
+int
+pp_profile_set_load (pp_profile_set *set, char **names, int count)
+{
+  memset (set, 0, sizeof *set);
+  char *here = ".";
+  if (count == 0)
+    {
+      names = &here;
+      count = 1;
+    }
+  for (int i = 0; i < count; i++)
+    {
+      struct stat st;
+      if (stat (names[i], &st) < 0)
+        {
+          fprintf (stderr, "ppprof: %s: no such file or directory\n",
+                   names[i]);
+          return -1;
+        }
+      if ((S_ISDIR (st.st_mode) ? add_dir (set, names[i])
+                                : add_file (set, names[i])) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+static int
+by_count (const void *a, const void *b)
+{
+  const pp_report_path *x = a, *y = b;
+  if (x->count != y->count)
+    return x->count < y->count ? 1 : -1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void
+add_line (pp_report_path *p, unsigned line)
+{
+  if (!line || (p->num_lines && p->lines[p->num_lines - 1] == line))
+    return;
+  p->lines = realloc (p->lines, (p->num_lines + 1) * sizeof *p->lines);
+  p->lines[p->num_lines++] = line;
+}
+
+/* The path's source lines: each block's first and last line, in order.  */
+static int
+regenerate (pp_report_fn *fn, pp_report_path *p)
+{
+  int *edges;
+  int len = pp_regenerate (fn->numbering, p->id, &edges);
+  if (len < 0)
+    return -1;
+  const pp_graph *g = fn->spec->fns[0].graph;
+  for (int k = 0; k < len; k++)
+    {
+      const pp_dag_edge *d = &fn->numbering->dag[edges[k]];
+      if (k == 0 && d->kind == PP_DAG_ENTRY)
+        p->starts_at_back_edge = 1;
+      if (k == len - 1 && d->kind == PP_DAG_EXIT)
+        p->ends_at_back_edge = 1;
+      if (d->dst == fn->numbering->exit)
+        continue;
+      unsigned first, last;
+      pp_graph_node_lines (g, d->dst, &first, &last);
+      add_line (p, first);
+      add_line (p, last);
+    }
+  free (edges);
+  return 0;
+}
+
+/* Functions are identified by name, source file and checksum: the same
+   static inline function compiled into several objects adds up.  */
+static pp_report_fn *
+find_or_add (pp_profile_set *set, const ppd_fn *f, pp_spec *spec,
+             const char *profile)
+{
+  const char *file = spec->fns[0].file ? spec->fns[0].file : "";
+  for (int i = 0; i < set->num_fns; i++)
+    if (!strcmp (set->fns[i].name, f->name) && !strcmp (set->fns[i].file, file)
+        && set->fns[i].checksum == f->checksum)
+      {
+        pp_spec_free (spec);
+        return &set->fns[i];
+      }
+  set->fns = realloc (set->fns, (set->num_fns + 1) * sizeof *set->fns);
+  pp_report_fn *fn = &set->fns[set->num_fns++];
+  memset (fn, 0, sizeof *fn);
+  fn->name = f->name;
+  fn->file = file;
+  fn->profile = profile;
+  fn->checksum = f->checksum;
+  fn->num_paths = f->num_paths;
+  fn->spec = spec;
+  return fn;
+}
+
+static int
+add_counts (pp_report_fn *fn, const ppd_fn *f)
+{
+  fn->flags |= f->flags;
+  fn->dropped += f->dropped;
+  for (uint64_t k = 0; k < f->npairs; k++)
+    {
+      int i = 0;
+      while (i < fn->num_paths_run && fn->paths[i].id != f->pairs[k].id)
+        i++;
+      if (i == fn->num_paths_run)
+        {
+          fn->paths = realloc (fn->paths, (i + 1) * sizeof *fn->paths);
+          memset (&fn->paths[i], 0, sizeof fn->paths[i]);
+          fn->paths[i].id = f->pairs[k].id;
+          fn->num_paths_run++;
+        }
+      fn->paths[i].count += f->pairs[k].count;
+      fn->total += f->pairs[k].count;
+    }
+  return 0;
+}
+
+int
+pp_profile_set_analyse (pp_profile_set *set)
+{
+  for (int p = 0; p < set->num_profiles; p++)
+    for (uint32_t i = 0; i < set->profiles[p].nfns; i++)
+      {
+        const ppd_fn *f = &set->profiles[p].fns[i];
+        char err[512];
+        pp_spec *spec = pp_spec_parse_string (f->meta, f->meta_len,
+                                              set->profile_names[p], err,
+                                              sizeof err);
+        if (!spec || spec->num_fns != 1 || !spec->fns[0].graph)
+          {
+            fprintf (stderr, "ppprof: %s: metadata of function '%s': %s\n",
+                     set->profile_names[p], f->name,
+                     spec ? "no graph" : err);
+            pp_spec_free (spec);
+            return -1;
+          }
+        pp_report_fn *fn = find_or_add (set, f, spec, set->profile_names[p]);
+        add_counts (fn, f);
+      }
+  for (int i = 0; i < set->num_fns; i++)
+    {
+      pp_report_fn *fn = &set->fns[i];
+      char err[256];
+      pp_options opt = { fn->spec->fns[0].max_paths };
+      fn->numbering = pp_number (fn->spec->fns[0].graph, &opt, err,
+                                 sizeof err);
+      if (!fn->numbering || fn->numbering->num_paths != fn->num_paths)
+        {
+          fprintf (stderr, "ppprof: %s: function '%s': %s\n", fn->profile,
+                   fn->name,
+                   fn->numbering ? "numbering differs from the compiler's "
+                                   "(profile from another ppgcc version?)"
+                                 : err);
+          return -1;
+        }
+      for (int k = 0; k < fn->num_paths_run; k++)
+        if (regenerate (fn, &fn->paths[k]) < 0)
+          {
+            fprintf (stderr, "ppprof: %s: function '%s': path id %llu out "
+                     "of range\n", fn->profile, fn->name,
+                     (unsigned long long) fn->paths[k].id);
+            return -1;
+          }
+      qsort (fn->paths, fn->num_paths_run, sizeof *fn->paths, by_count);
+      set->total += fn->total;
+    }
+  return 0;
+}
+
+void
+pp_profile_set_free (pp_profile_set *set)
+{
+  for (int i = 0; i < set->num_fns; i++)
+    {
+      for (int k = 0; k < set->fns[i].num_paths_run; k++)
+        free (set->fns[i].paths[k].lines);
+      free (set->fns[i].paths);
+      pp_numbering_free (set->fns[i].numbering);
+      pp_spec_free (set->fns[i].spec);
+    }
+  free (set->fns);
+  for (int p = 0; p < set->num_profiles; p++)
+    {
+      ppd_free (&set->profiles[p]);
+      free (set->profile_names[p]);
+    }
+  free (set->profiles);
+  free (set->profile_names);
+  memset (set, 0, sizeof *set);
+}

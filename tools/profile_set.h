@@ -1,0 +1,51 @@
+/* ppprof's view of a set of .ppd files: every function with its paths,
+   regenerated from the metadata recorded at compile time.  */
+#ifndef PPPROF_PROFILE_SET_H
+#define PPPROF_PROFILE_SET_H
+
+#include "pp/core.h"
+#include "pp/ppd.h"
+#include "pp/spec.h"
+
+typedef struct
+{
+  pp_pathid id;
+  uint64_t count;
+  unsigned *lines;   /* source lines along the path, no repeats in a row */
+  int num_lines;
+  int starts_at_back_edge; /* begins with a pseudo ENTRY->w edge */
+  int ends_at_back_edge;   /* ends with a pseudo v->EXIT edge */
+} pp_report_path;
+
+typedef struct
+{
+  const char *name;
+  const char *file;        /* source file, from the metadata */
+  const char *profile;     /* the .ppd it came from */
+  uint32_t checksum, flags;
+  uint64_t num_paths, dropped, total;
+  pp_spec *spec;           /* parsed metadata */
+  pp_numbering *numbering;
+  pp_report_path *paths;   /* by count, descending */
+  int num_paths_run;
+} pp_report_fn;
+
+typedef struct
+{
+  ppd_profile *profiles;
+  char **profile_names;
+  int num_profiles;
+  pp_report_fn *fns;
+  int num_fns;
+  uint64_t total;
+} pp_profile_set;
+
+/* Loads the .ppd files named (directories are searched recursively; no
+   names: the current directory).  Returns 0, or -1 after printing one line
+   `ppprof: PATH: why`.  */
+int pp_profile_set_load (pp_profile_set *set, char **names, int count);
+/* Regenerates every function's paths.  Returns 0 or -1 (message printed). */
+int pp_profile_set_analyse (pp_profile_set *set);
+void pp_profile_set_free (pp_profile_set *set);
+
+#endif
