@@ -107,9 +107,9 @@ report (pp_profile_set *set, long top, const char *only, int json)
                       k ? "," : "", p->id, p->count);
               for (int l = 0; l < p->num_lines; l++)
                 printf ("%s%u", l ? ", " : "", p->lines[l]);
-              printf ("], \"from_back_edge\": %s, \"to_back_edge\": %s}",
-                      p->starts_at_back_edge ? "true" : "false",
-                      p->ends_at_back_edge ? "true" : "false");
+              printf ("], \"starts_at_entry\": %s, \"ends_at_exit\": %s}",
+                      p->starts_at_back_edge ? "false" : "true",
+                      p->ends_at_back_edge ? "false" : "true");
             }
           printf ("]}");
         }
@@ -151,7 +151,8 @@ report (pp_profile_set *set, long top, const char *only, int json)
   printf ("%d paths run in %d functions, %" PRIu64 " path executions\n\n",
           n, set->num_fns, total);
   printf ("%12s %7s  %-24s %s\n", "count", "share", "function",
-          "path (source lines)");
+          "path (source lines; (cont): starts after a back edge or a "
+          "restart, (break): ends at one, or in a noreturn call)");
   for (int i = 0; i < n && (top <= 0 || i < top); i++)
     {
       const pp_report_path *p = all[i].path;
@@ -159,10 +160,10 @@ report (pp_profile_set *set, long top, const char *only, int json)
               total ? 100.0 * (double) p->count / (double) total : 0.0,
               all[i].fn->name, all[i].fn->file);
       if (p->starts_at_back_edge)
-        printf ("(loop) ");
+        printf ("(cont) ");
       print_lines (stdout, p);
       if (p->ends_at_back_edge)
-        printf (" (back edge)");
+        printf (" (break)");
       printf ("\n");
     }
   for (int i = 0; i < set->num_fns; i++)
