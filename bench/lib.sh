@@ -58,13 +58,15 @@ make_text() {
       printf "%d path %s %d %s\n", i, (s % 7 ? "hot" : "cold"), s % 100003, substr("abcdefghijklmnopqrstuvwxyz", 1 + s % 26) } }' > "$out"
 }
 
-# The upstream Lua tree inside the lua5.4 source package (its orig tarball).
-lua_upstream_source() {
-  fetch_source lua5.4 >/dev/null
-  local tarball; tarball=$(ls "$CACHE"/lua5.4_*.orig.tar.gz | head -1)
-  local dir="$CACHE/lua-upstream"
+# The upstream tree inside a source package (its orig tarball): PKG NAME.
+upstream_source() {
+  fetch_source "$1" >/dev/null
+  local tarball; tarball=$(ls "$CACHE/$1"_*.orig.tar.gz | head -1)
+  local dir="$CACHE/$2-upstream"
   if [ ! -d "$dir" ]; then
     mkdir -p "$dir" && tar xzf "$tarball" -C "$dir" --strip-components=1
   fi
   echo "$dir"
 }
+lua_upstream_source() { upstream_source lua5.4 lua; }
+bzip2_upstream_source() { upstream_source bzip2 bzip2; }

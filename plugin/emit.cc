@@ -96,6 +96,10 @@ ppgcc_new_counters (uint64_t num_paths)
 {
   tree type = build_array_type_nelts (ppgcc_u64_type (), num_paths);
   tree var = new_static_var (type, "__pp_counts");
+  /* No pointer in the function points into the counters (only the
+     runtime reads them, at exit), as for gcov's counters: user loads and
+     stores need not be ordered against the probes' increments.  */
+  DECL_NONALIASED (var) = 1;
   varpool_node::finalize_decl (var);
   return var;
 }
