@@ -22,6 +22,10 @@ block_lines (basic_block bb, const char *file, unsigned *first,
       location_t loc = gimple_location (gsi_stmt (gsi));
       if (loc == UNKNOWN_LOCATION)
         continue;
+      /* Code from a macro counts at the line that uses the macro (an
+         interpreter's dispatch macros, say), not in the macro's header.  */
+      loc = linemap_resolve_location (line_table, loc,
+                                      LRK_MACRO_EXPANSION_POINT, NULL);
       expanded_location xl = expand_location (loc);
       if (!xl.file || !file || filename_cmp (xl.file, file) != 0
           || xl.line <= 0)
