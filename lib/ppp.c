@@ -70,6 +70,46 @@ local_id (local_index *x, pp_pathid key, int *count)
   return x->val[i];
 }
 
+/* Regeneration over a compact copy of the DAG (weight and target only):
+   interesting paths can be thousands of edges long, and the full edge
+   records would not stay in cache.  Same walk as pp_regenerate.  */
+typedef struct
+{
+  pp_pathid val;
+  int dst;
+} compact_edge;
+
+static int
+regenerate_compact (const pp_numbering *n, const compact_edge *ce,
+                    pp_pathid id, int **out)
+{
+  int cap = 64, len = 0;
+  int *path = pp_xrealloc (NULL, cap * sizeof *path);
+  pp_pathid rest = id;
+  for (int v = n->entry; v != n->exit;)
+    {
+      const int *o = n->out[v];
+      int lo = 0, hi = n->num_out[v], take = -1;
+      while (lo < hi)
+        {
+          int mid = lo + (hi - lo) / 2;
+          if (ce[o[mid]].val <= rest)
+            take = o[mid], lo = mid + 1;
+          else
+            hi = mid;
+        }
+      if (take < 0)
+        break;
+      if (len == cap)
+        path = pp_xrealloc (path, (cap *= 2) * sizeof *path);
+      path[len++] = take;
+      rest -= ce[take].val;
+      v = ce[take].dst;
+    }
+  *out = path;
+  return len;
+}
+
 static int
 cmp_ids (const void *a, const void *b)
 {
@@ -115,9 +155,12 @@ pp_ppp (pp_numbering *n, const pp_pathid *ids, int nids, int64_t *ppp_ids,
   int *plen = pp_xcalloc (np ? np : 1, sizeof *plen);
   int *first = pp_xcalloc (ne + 1, sizeof *first);
   size_t total = 0;
+  compact_edge *ce = pp_xcalloc (ne ? ne : 1, sizeof *ce);
+  for (int d = 0; d < ne; d++)
+    ce[d] = (compact_edge){ n->dag[d].val, n->dag[d].dst };
   for (int p = 0; p < np; p++)
     {
-      plen[p] = pp_regenerate (n, uniq[p], &paths[p]);
+      plen[p] = regenerate_compact (n, ce, uniq[p], &paths[p]);
       for (int k = 0; k < plen[p]; k++)
         first[paths[p][k] + 1]++;
       total += plen[p];
@@ -133,10 +176,11 @@ pp_ppp (pp_numbering *n, const pp_pathid *ids, int nids, int64_t *ppp_ids,
         {
           int d = paths[p][k];
           pass[first[d] + fill[d]++] = (passage){ p, 0, prefix };
-          prefix += n->dag[d].val;
+          prefix += ce[d].val;
         }
     }
   free (fill);
+  free (ce);
 
   int64_t *pid = pp_xcalloc (np ? np : 1, sizeof *pid);
   /* cis (cumulative interval size) of each prefix at the node.  */
