@@ -126,7 +126,8 @@ run (const char *cc, char **argv, int verbose)
   if (verbose)
     print_command (argv);
   int status = 0, err = 0;
-  const char *msg = pex_one (PEX_SEARCH, cc, argv, "ppgcc", NULL, NULL,
+  /* PEX_LAST: gcc writes to our standard output (ppgcc -E, -M, ...).  */
+  const char *msg = pex_one (PEX_LAST | PEX_SEARCH, cc, argv, "ppgcc", NULL, NULL,
                              &status, &err);
   if (msg)
     {
