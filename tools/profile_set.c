@@ -50,7 +50,9 @@ add_dir (pp_profile_set *set, const char *dir)
   int n = 0;
   while ((e = readdir (d)))
     {
-      if (e->d_name[0] == '.')
+      /* Not "." and "..", but hidden directories count: libtool puts
+         shared objects (and so their profiles) in .libs.  */
+      if (!strcmp (e->d_name, ".") || !strcmp (e->d_name, ".."))
         continue;
       names = realloc (names, (n + 1) * sizeof *names);
       size_t len = strlen (dir) + strlen (e->d_name) + 2;
