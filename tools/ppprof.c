@@ -161,6 +161,9 @@ report (pp_profile_set *set, long top, const char *only, int json)
               all[i].fn->name, all[i].fn->file);
       if (p->starts_at_back_edge)
         printf ("(cont) ");
+      if (p->num_lines == 0)
+        printf ("[no source line: compiler-made block, e.g. a computed-goto "
+                "dispatch]");
       print_lines (stdout, p);
       if (p->ends_at_back_edge)
         printf (" (break)");
