@@ -44,8 +44,8 @@ pp_xcalloc (size_t n, size_t size)
   return q;
 }
 
-static unsigned
-hash_name (const char *s)
+unsigned
+pp_hash_name (const char *s)
 {
   unsigned h = 2166136261u; /* FNV-1a */
   for (; *s; s++)
@@ -57,7 +57,7 @@ static void
 index_insert (pp_graph *g, int node)
 {
   unsigned mask = g->index_cap - 1;
-  unsigned i = hash_name (g->names[node]) & mask;
+  unsigned i = pp_hash_name (g->names[node]) & mask;
   while (g->index[i] >= 0)
     i = (i + 1) & mask;
   g->index[i] = node;
@@ -197,7 +197,7 @@ pp_graph_find_node (const pp_graph *g, const char *name)
   if (!g->index_cap)
     return -1;
   unsigned mask = g->index_cap - 1;
-  for (unsigned i = hash_name (name) & mask; g->index[i] >= 0;
+  for (unsigned i = pp_hash_name (name) & mask; g->index[i] >= 0;
        i = (i + 1) & mask)
     if (strcmp (g->names[g->index[i]], name) == 0)
       return g->index[i];

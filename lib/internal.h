@@ -9,6 +9,9 @@
 void *pp_xrealloc (void *p, size_t n);
 void *pp_xcalloc (size_t n, size_t size);
 
+/* FNV-1a of a node name, for the name indexes.  */
+unsigned pp_hash_name (const char *s);
+
 /* Out-edges of every node in insertion order, compressed: the edges of node
    v are edges[start[v] .. start[v+1]-1].  Both arrays malloc'd.  */
 int pp_graph_out_csr (const pp_graph *g, int **start, int **edges);

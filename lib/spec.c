@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal.h"
 #include "spec_build.h"
 #include "spec_parser.h"
 
@@ -164,15 +165,6 @@ oom (pp_spec_builder *b, pp_spec_loc loc)
 
 /* ---------------------------------------------------------------- names */
 
-static unsigned
-hash_name (const char *s)
-{
-  unsigned h = 2166136261u; /* FNV-1a */
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 16777619u;
-  return h;
-}
-
 static int
 rehash (function_state *f, int nslots)
 {
@@ -184,7 +176,7 @@ rehash (function_state *f, int nslots)
     slots[i] = -1;
   for (i = 0; i < f->num_names; i++)
     {
-      unsigned h = hash_name (f->names[i].name) & (unsigned) (nslots - 1);
+      unsigned h = pp_hash_name (f->names[i].name) & (unsigned) (nslots - 1);
       while (slots[h] >= 0)
         h = (h + 1) & (unsigned) (nslots - 1);
       slots[h] = i;
@@ -206,7 +198,7 @@ lookup (pp_spec_builder *b, const char *name)
   name_entry *e;
   if (f->num_slots)
     {
-      h = hash_name (name) & (unsigned) (f->num_slots - 1);
+      h = pp_hash_name (name) & (unsigned) (f->num_slots - 1);
       for (; f->slots[h] >= 0; h = (h + 1) & (unsigned) (f->num_slots - 1))
         if (strcmp (f->names[f->slots[h]].name, name) == 0)
           return &f->names[f->slots[h]];
@@ -225,7 +217,7 @@ lookup (pp_spec_builder *b, const char *name)
     return NULL;
   e->declared = 0;
   e->ref = REF_NONE;
-  h = hash_name (name) & (unsigned) (f->num_slots - 1);
+  h = pp_hash_name (name) & (unsigned) (f->num_slots - 1);
   while (f->slots[h] >= 0)
     h = (h + 1) & (unsigned) (f->num_slots - 1);
   f->slots[h] = f->num_names++;

@@ -7,6 +7,8 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include "json_out.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,23 +132,6 @@ parse_args (int argc, char **argv, options *o)
 
 /* ------------------------------------------------------------- output */
 
-static void
-json_string (FILE *out, const char *s)
-{
-  putc ('"', out);
-  for (; *s; s++)
-    {
-      unsigned char c = (unsigned char) *s;
-      if (c == '"' || c == '\\')
-        fprintf (out, "\\%c", c);
-      else if (c < 0x20)
-        fprintf (out, "\\u%04x", c);
-      else
-        putc (c, out);
-    }
-  putc ('"', out);
-}
-
 /* The shortest decimal that reads back as D, so that outputs diff well.  */
 static void
 print_double (FILE *out, double d)
@@ -194,9 +179,9 @@ print_json (FILE *out, const pp_graph *g, const pp_numbering *n,
     {
       const pp_dag_edge *e = &n->dag[i];
       fputs (i ? ",\n    {\"src\": " : "\n    {\"src\": ", out);
-      json_string (out, node_name (g, e->src));
+      pp_json_string (out, node_name (g, e->src));
       fputs (", \"dst\": ", out);
-      json_string (out, node_name (g, e->dst));
+      pp_json_string (out, node_name (g, e->dst));
       fprintf (out, ", \"bl\": %" PRIu64 ", \"ppp\": ", (uint64_t) e->val);
       if (has_ppp (n) && e->ppp_set)
         fprintf (out, "%" PRId64, e->ppp);
@@ -215,7 +200,7 @@ print_json (FILE *out, const pp_graph *g, const pp_numbering *n,
         {
           if (j)
             fputs (", ", out);
-          json_string (out, node_name (g, path_node (n, p, j)));
+          pp_json_string (out, node_name (g, path_node (n, p, j)));
         }
       fprintf (out, "], \"bl\": %" PRIu64 ", \"ppp\": %" PRId64 "}",
                (uint64_t) p->bl, p->ppp);

@@ -11,6 +11,8 @@
 #include "profile_set.h"
 
 #include <inttypes.h>
+#include "json_out.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,23 +28,6 @@ usage (FILE *out)
          "ppgcc -fprofile-paths; with no files, searches the current "
          "directory.\n",
          out);
-}
-
-static void
-json_string (FILE *out, const char *s)
-{
-  fputc ('"', out);
-  for (; *s; s++)
-    {
-      unsigned char c = (unsigned char) *s;
-      if (c == '"' || c == '\\')
-        fprintf (out, "\\%c", c);
-      else if (c < 0x20)
-        fprintf (out, "\\u%04x", c);
-      else
-        fputc (c, out);
-    }
-  fputc ('"', out);
 }
 
 static void
@@ -92,9 +77,9 @@ report (pp_profile_set *set, long top, const char *only, int json)
             continue;
           printf ("%s\n  {\"name\": ", first_fn ? "" : ",");
           first_fn = 0;
-          json_string (stdout, fn->name);
+          pp_json_string (stdout, fn->name);
           printf (", \"file\": ");
-          json_string (stdout, fn->file);
+          pp_json_string (stdout, fn->file);
           printf (", \"num_paths\": %" PRIu64 ", \"truncated\": %s, "
                   "\"dropped\": %" PRIu64 ", \"paths\": [",
                   fn->num_paths, (fn->flags & 2u) ? "true" : "false",
