@@ -163,6 +163,15 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     }
   if (!parse_args (info))
     return 1;
+  /* With -flto our registration data would have to be emitted after
+     free_lang_data (as gcov does); until then, decline cleanly rather
+     than risk the compiler.  */
+  if (flag_lto || flag_generate_lto)
+    {
+      warning (0, "ppgcc: path profiling does not support %<-flto%> yet; "
+               "%s is compiled without it", main_input_filename);
+      return 0;
+    }
   ppgcc_opts.atomic = flag_profile_update == PROFILE_UPDATE_ATOMIC;
 
   static struct plugin_info about = { "0.1.0", "Ball-Larus path profiling" };
