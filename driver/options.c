@@ -50,16 +50,29 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         cl->mode = "bl";
       else if ((v = value_of (a, "-fprofile-paths")))
         {
-          if (strcmp (v, "bl") != 0)
+          if (strcmp (v, "bl") != 0 && strcmp (v, "ppp") != 0
+              && strcmp (v, "residual") != 0)
             {
               fprintf (stderr, "ppgcc: error: -fprofile-paths=%s: unknown "
-                       "mode (supported: bl)\n", v);
+                       "mode (supported: bl, ppp, residual)\n", v);
               return -1;
             }
           cl->mode = v;
         }
       else if ((v = value_of (a, "-fprofile-paths-array-max")))
         cl->array_max = v;
+      else if ((v = value_of (a, "-fprofile-paths-ppp-policy")))
+        {
+          if (strcmp (v, "hash") != 0 && strcmp (v, "truncate") != 0)
+            {
+              fprintf (stderr, "ppgcc: error: -fprofile-paths-ppp-policy=%s: "
+                       "unknown policy (supported: hash, truncate)\n", v);
+              return -1;
+            }
+          cl->ppp_policy = v;
+        }
+      else if ((v = value_of (a, "-fprofile-paths-ppp-min-paths")))
+        cl->ppp_min_paths = v;
       else if ((v = value_of (a, "-fprofile-paths-interesting")))
         cl->interesting = v;
       else if ((v = value_of (a, "-fprofile-paths-hot")))
@@ -101,7 +114,7 @@ char **
 ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
-  char **args = XNEWVEC (char *, cl->npass + 12);
+  char **args = XNEWVEC (char *, cl->npass + 16);
   int n = 0;
   args[n++] = (char *) cc;
   for (int i = 0; i < cl->npass; i++)
@@ -114,9 +127,16 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->array_max)
         args[n++] = concat ("-fplugin-arg-ppgcc-array-max=", cl->array_max,
                             NULL);
+      if (cl->ppp_policy)
+        args[n++] = concat ("-fplugin-arg-ppgcc-ppp-policy=", cl->ppp_policy,
+                            NULL);
+      if (cl->ppp_min_paths)
+        args[n++] = concat ("-fplugin-arg-ppgcc-ppp-min-paths=",
+                            cl->ppp_min_paths, NULL);
+      /* An empty value: each object's own <object>.ppd.  */
       if (cl->use_profile)
         args[n++] = concat ("-fplugin-arg-ppgcc-use=",
-                            cl->use_path ? cl->use_path : ".", NULL);
+                            cl->use_path ? cl->use_path : "", NULL);
       if (cl->interesting)
         args[n++] = concat ("-fplugin-arg-ppgcc-interesting=",
                             cl->interesting, NULL);
@@ -138,11 +158,33 @@ ppgcc_print_help (FILE *out)
          "A drop-in gcc that profiles paths (Ball-Larus).  ppgcc options:\n"
          "  -fprofile-paths[=bl]             instrument every function; "
          "link the runtime\n"
+         "  -fprofile-paths=ppp|residual     with -fuse-path-profile: "
+         "preferential path\n"
+         "                                   profiling of the profiled "
+         "paths; residual:\n"
+         "                                   report the paths it never ran "
+         "(ppprof residual)\n"
+         "  -fuse-path-profile[=PATH]        the profile in use: each "
+         "object's .ppd, a\n"
+         "                                   directory of them, or one "
+         "merged .ppd\n"
+         "  -fprofile-paths-hot=P            interesting: the hottest paths "
+         "covering P%\n"
+         "  -fprofile-paths-interesting=FILE more interesting paths (path "
+         "specs)\n"
+         "  -fprofile-paths-ppp-policy=hash|truncate   PPP ranges above "
+         "array-max: hash\n"
+         "                                   table, or array-max slots "
+         "(residual default)\n"
+         "  -fprofile-paths-ppp-min-paths=N  functions with at most N paths "
+         "count with\n"
+         "                                   Ball-Larus ids (default: "
+         "array-max)\n"
          "  -fprofile-paths-array-max=N      functions with more than N "
          "paths count in\n"
          "                                   a hash table (default 4096)\n"
-         "  -fuse-path-profile[=PATH]        (not yet) optimise with a "
-         "path profile\n"
+         "  -fopt-info-paths                 one line per function: "
+         "numbering, counting\n"
          "  -v                               print the gcc command lines "
          "(also passed to gcc)\n"
          "  --version, --help                this ppgcc\n"

@@ -1,6 +1,7 @@
 /* The .ppd codec (format in include/pp/ppd.h).  Compiled into the core
    library as is, and into the runtime with PPD_API defined as static.  */
 #include "pp/ppd.h"
+#include "pp/rt_abi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -103,6 +104,9 @@ ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
           ppd_put_u64 (&o, fn->pairs[k].id);
           ppd_put_u64 (&o, fn->pairs[k].count);
         }
+      ppd_put_u64 (&o, fn->ntrained);
+      for (uint64_t k = 0; k < fn->ntrained; k++)
+        ppd_put_u64 (&o, fn->trained[k]);
     }
   if (o.oom)
     {
@@ -175,6 +179,7 @@ ppd_free (ppd_profile *p)
       free (p->fns[f].name);
       free (p->fns[f].meta);
       free (p->fns[f].pairs);
+      free (p->fns[f].trained);
     }
   free (p->fns);
   free (p->source);
@@ -199,7 +204,7 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
       *why = "truncated header";
       return -1;
     }
-  if (version != PPD_VERSION)
+  if (version != PPD_VERSION && version != 1)
     {
       *why = "profile format version not supported by this ppgcc";
       return -1;
@@ -255,6 +260,27 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
           if (k && fn->pairs[k].id <= fn->pairs[k - 1].id)
             in.bad = 1;
         }
+      if (version < 2)
+        continue;
+      fn->ntrained = ppd_get (&in, 8);
+      if (in.bad || fn->ntrained > (size_t) (in.end - in.p) / 8)
+        {
+          in.bad = 1;
+          break;
+        }
+      fn->trained = calloc (fn->ntrained ? fn->ntrained : 1,
+                            sizeof *fn->trained);
+      if (!fn->trained)
+        {
+          in.bad = 1;
+          break;
+        }
+      for (uint64_t k = 0; k < fn->ntrained; k++)
+        {
+          fn->trained[k] = ppd_get (&in, 8);
+          if (k && fn->trained[k] <= fn->trained[k - 1])
+            in.bad = 1;
+        }
     }
   if (in.bad || in.p != in.end)
     {
@@ -299,6 +325,28 @@ ppd_merge_pairs (const ppd_fn *a, const ppd_fn *b, uint64_t *n)
   return out;
 }
 
+/* The union of two ascending id lists, into a new array.  */
+static uint64_t *
+ppd_union_ids (const uint64_t *a, uint64_t na, const uint64_t *b,
+               uint64_t nb, uint64_t *n)
+{
+  uint64_t *out = malloc ((na + nb + 1) * sizeof *out);
+  if (!out)
+    return NULL;
+  uint64_t i = 0, j = 0, k = 0;
+  while (i < na || j < nb)
+    {
+      if (j == nb || (i < na && a[i] < b[j]))
+        out[k++] = a[i++];
+      else if (i == na || b[j] < a[i])
+        out[k++] = b[j++];
+      else
+        out[k++] = a[i++], j++;
+    }
+  *n = k;
+  return out;
+}
+
 static int
 ppd_copy_fn (ppd_fn *dst, const ppd_fn *src)
 {
@@ -306,16 +354,19 @@ ppd_copy_fn (ppd_fn *dst, const ppd_fn *src)
   dst->name = strdup (src->name);
   dst->meta = malloc ((size_t) src->meta_len + 1);
   dst->pairs = malloc ((src->npairs + 1) * sizeof *dst->pairs);
-  if (!dst->name || !dst->meta || !dst->pairs)
+  dst->trained = malloc ((src->ntrained + 1) * sizeof *dst->trained);
+  if (!dst->name || !dst->meta || !dst->pairs || !dst->trained)
     {
       free (dst->name);
       free (dst->meta);
       free (dst->pairs);
+      free (dst->trained);
       return -1;
     }
   memcpy (dst->meta, src->meta ? src->meta : "", src->meta_len);
   dst->meta[src->meta_len] = '\0';
   memcpy (dst->pairs, src->pairs, src->npairs * sizeof *dst->pairs);
+  memcpy (dst->trained, src->trained, src->ntrained * sizeof *dst->trained);
   return 0;
 }
 
@@ -340,6 +391,20 @@ ppd_merge (ppd_profile *into, const ppd_profile *from,
           ppd_pair *pairs = ppd_merge_pairs (&fns[g], src, &k);
           if (!pairs)
             goto oom;
+          if (src->flags & PP_FN_TRAINED)
+            {
+              uint64_t nt;
+              uint64_t *t = ppd_union_ids (fns[g].trained, fns[g].ntrained,
+                                           src->trained, src->ntrained, &nt);
+              if (!t)
+                {
+                  free (pairs);
+                  goto oom;
+                }
+              free (fns[g].trained);
+              fns[g].trained = t;
+              fns[g].ntrained = nt;
+            }
           free (fns[g].pairs);
           fns[g].pairs = pairs;
           fns[g].npairs = k;
@@ -357,6 +422,7 @@ ppd_merge (ppd_profile *into, const ppd_profile *from,
           free (fns[g].name);
           free (fns[g].meta);
           free (fns[g].pairs);
+          free (fns[g].trained);
           fns[g] = copy;
         }
       else

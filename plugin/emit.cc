@@ -51,6 +51,12 @@ fn_desc_type ()
   add_field (&fields, "meta_len", unsigned_type_node);
   add_field (&fields, "reserved", unsigned_type_node);
   add_field (&fields, "rt_private", ptr_type_node);
+  add_field (&fields, "ppp_slots", build_pointer_type (ppgcc_u64_type ()));
+  add_field (&fields, "ppp_size", ppgcc_u64_type ());
+  add_field (&fields, "trained",
+             build_pointer_type (build_qualified_type (ppgcc_u64_type (),
+                                                       TYPE_QUAL_CONST)));
+  add_field (&fields, "num_trained", ppgcc_u64_type ());
   finish_builtin_struct (desc_type, "__pp_fn_desc", fields, NULL_TREE);
   return desc_type;
 }
@@ -104,6 +110,32 @@ ppgcc_new_counters (uint64_t num_paths)
   return var;
 }
 
+/* An array of u64 initialised with VALUES at the even indices when PAIRS
+   (the PPP slots: Ball-Larus id, count), else with VALUES as they are.  */
+static tree
+u64_array_init (tree type, const std::vector<uint64_t> &values, bool pairs)
+{
+  vec<constructor_elt, va_gc> *v = NULL;
+  for (size_t i = 0; i < values.size (); i++)
+    CONSTRUCTOR_APPEND_ELT (v, size_int (pairs ? 2 * i : i),
+                            build_int_cstu (ppgcc_u64_type (), values[i]));
+  return build_constructor (type, v);
+}
+
+tree
+ppgcc_new_ppp_slots (const std::vector<uint64_t> &slot_ids)
+{
+  /* One more slot: the sentinel that out-of-range PPP ids clamp to.  */
+  std::vector<uint64_t> ids (slot_ids);
+  ids.push_back (UINT64_MAX);
+  tree type = build_array_type_nelts (ppgcc_u64_type (), 2 * ids.size ());
+  tree var = new_static_var (type, "__pp_slots");
+  DECL_NONALIASED (var) = 1;
+  DECL_INITIAL (var) = u64_array_init (type, ids, true);
+  varpool_node::finalize_decl (var);
+  return var;
+}
+
 tree
 ppgcc_new_desc ()
 {
@@ -142,8 +174,8 @@ field (tree type, int i)
 
 /* The profile file: the object's absolute path with .ppd, named the way
    GCC names .gcda files (from -dumpdir/-dumpbase, i.e. aux_base_name).  */
-static std::string
-ppd_path ()
+std::string
+ppgcc_ppd_path ()
 {
   const char *base = aux_base_name ? aux_base_name : dump_base_name;
   std::string p = base ? base : "a";
@@ -191,6 +223,32 @@ ppgcc_emit_unit ()
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 6),
                               build_int_cstu (unsigned_type_node,
                                               fn.meta.size ()));
+      if (fn.ppp_slots)
+        {
+          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 9),
+                                  fold_convert (counters_ptr,
+                                                build_fold_addr_expr (
+                                                    fn.ppp_slots)));
+          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 10),
+                                  build_int_cstu (ppgcc_u64_type (),
+                                                  fn.ppp_size));
+        }
+      if (!fn.trained.empty ())
+        {
+          tree ctype = build_qualified_type (ppgcc_u64_type (),
+                                             TYPE_QUAL_CONST);
+          tree atype = build_array_type_nelts (ctype, fn.trained.size ());
+          tree arr = new_static_var (atype, "__pp_trained");
+          TREE_READONLY (arr) = 1;
+          DECL_INITIAL (arr) = u64_array_init (atype, fn.trained, false);
+          define_var (arr);
+          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 11),
+                                  fold_convert (TREE_TYPE (field (dtype, 11)),
+                                                build_fold_addr_expr (arr)));
+        }
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 12),
+                              build_int_cstu (ppgcc_u64_type (),
+                                              fn.trained.size ()));
       DECL_INITIAL (fn.desc) = build_constructor (dtype, v);
       define_var (fn.desc);
       CONSTRUCTOR_APPEND_ELT (ptrs, NULL_TREE, build_fold_addr_expr (fn.desc));
@@ -209,7 +267,7 @@ ppgcc_emit_unit ()
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 1),
                           build_int_cstu (unsigned_type_node,
                                           ppgcc_fns.size ()));
-  CONSTRUCTOR_APPEND_ELT (u, field (utype, 2), string_ptr (ppd_path ()));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 2), string_ptr (ppgcc_ppd_path ()));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 3),
                           string_ptr (main_input_filename
                                           ? main_input_filename : ""));

@@ -26,17 +26,41 @@
 #include "output.h"
 #include "filenames.h"
 #include "gimplify.h"
+#include "cfgloop.h"
 
 #include "pp/core.h"
 
 #include <string>
 #include <vector>
 
+/* What -fprofile-paths asks for.  */
+enum ppgcc_mode
+{
+  PPGCC_MODE_BL,       /* Ball-Larus: every path by its id */
+  PPGCC_MODE_PPP,      /* preferential: the profile's paths compactly */
+  PPGCC_MODE_RESIDUAL, /* PPP tuned to report the paths never trained */
+  PPGCC_MODE_USE       /* -fuse-path-profile alone: no instrumentation */
+};
+
 /* Options, from -fplugin-arg-ppgcc-KEY=VALUE.  */
 struct ppgcc_options
 {
+  ppgcc_mode mode = PPGCC_MODE_BL;
   unsigned long long array_max = 4096; /* paths above this: hash table */
   bool atomic = false;                 /* -fprofile-update=atomic */
+  bool use_profile = false;            /* -fuse-path-profile */
+  std::string use_path;                /* its =PATH; empty: own .ppd */
+  std::string interesting;             /* -fprofile-paths-interesting=FILE */
+  double hot = 100;                    /* -fprofile-paths-hot=P */
+  /* PPP ranges above array_max (thesis §3.6 "Hash table usage policy"):
+     count in the hash table by Ball-Larus id, or keep array_max slots and
+     send the rest to the side table (residual's default).  */
+  bool ppp_truncate = false;
+  bool ppp_policy_set = false;
+  /* Functions with at most this many Ball-Larus paths keep plain BL
+     counters even in PPP mode (exact and cheaper: one register).  */
+  unsigned long long ppp_min_paths = 0;
+  bool opt_info = false;               /* -fopt-info-paths */
 };
 extern ppgcc_options ppgcc_opts;
 
@@ -50,6 +74,13 @@ struct ppgcc_fn
   uint64_t num_paths;
   tree counters;          /* the counter array, or NULL_TREE (hash mode) */
   tree desc;              /* its struct __pp_fn_desc variable */
+  /* PP_FN_PPP: the slot array (rt_abi.h), its size, the PPP id of slot 0,
+     and the Ball-Larus id each slot holds (UINT64_MAX: none).  */
+  tree ppp_slots = NULL_TREE;
+  uint64_t ppp_size = 0;
+  uint64_t ppp_base = 0;
+  std::vector<uint64_t> slot_ids;
+  std::vector<uint64_t> trained; /* PP_FN_TRAINED: ascending BL ids */
 };
 extern std::vector<ppgcc_fn> ppgcc_fns;
 
@@ -65,6 +96,15 @@ void ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg);
 std::string ppgcc_metadata (function *fun, const ppgcc_cfg &cfg,
                             uint32_t checksum);
 
+/* profile-use.cc: the profile in use and the interesting paths.  Returns
+   false when FUN has no training information (no profile, or one for
+   another CFG: then a warning); else IDS gets the interesting Ball-Larus
+   ids, ascending and unique.  */
+bool ppgcc_interesting_paths (function *fun, const char *name,
+                              uint32_t checksum, const ppgcc_cfg &cfg,
+                              const pp_numbering *n,
+                              std::vector<pp_pathid> &ids);
+
 /* probes.cc: insert the plan's probes.  */
 void ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
                           const pp_probe *probes, int nprobes,
@@ -74,6 +114,8 @@ void ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
 tree ppgcc_u64_type ();
 tree ppgcc_new_counters (uint64_t num_paths);
 tree ppgcc_new_desc ();
+tree ppgcc_new_ppp_slots (const std::vector<uint64_t> &slot_ids);
 void ppgcc_emit_unit ();
+std::string ppgcc_ppd_path ();
 
 #endif

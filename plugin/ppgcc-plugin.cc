@@ -35,6 +35,66 @@ skip_function (function *fun)
   return false;
 }
 
+/* How a function counts its paths.  */
+enum counting
+{
+  COUNT_ARRAY, /* counters[BL id] */
+  COUNT_HASH,  /* the runtime's hash table, by BL id */
+  COUNT_PPP    /* the PPP slot array, misses by BL id in the side table */
+};
+
+static const char *const counting_name[] = { "bl", "hash", "ppp" };
+
+/* Preferential path profiling of the interesting paths IDS (thesis Fig
+   3.10), when it pays: returns COUNT_PPP with FN's slots filled in, or how
+   to count instead.  */
+static counting
+choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
+            const char *fname, uint64_t *range_out)
+{
+  bool fits = n->num_paths <= ppgcc_opts.array_max;
+  /* Few paths: Ball-Larus ids index an array as well, with one register
+     and no check; residual paths are then found by ppprof from the
+     trained list.  No interesting path: every path end would miss.  */
+  if (fits && (n->num_paths <= ppgcc_opts.ppp_min_paths || ids.empty ()))
+    return COUNT_ARRAY;
+  if (ids.empty ())
+    return COUNT_HASH;
+  std::vector<int64_t> ppp_ids (ids.size ());
+  char err[256];
+  if (pp_ppp (n, ids.data (), (int) ids.size (), ppp_ids.data (), err,
+              sizeof err) < 0)
+    {
+      warning (0, "ppgcc: %qs: no preferential numbering (%s); Ball-Larus "
+               "instead", fname, err);
+      n->ppp_done = 0;
+      return fits ? COUNT_ARRAY : COUNT_HASH;
+    }
+  uint64_t range = (uint64_t) (n->ppp_max - n->ppp_min) + 1;
+  uint64_t size = range;
+  *range_out = range;
+  if (range > ppgcc_opts.array_max)
+    {
+      if (!ppgcc_opts.ppp_truncate || ppgcc_opts.array_max == 0)
+        {
+          n->ppp_done = 0;
+          return fits ? COUNT_ARRAY : COUNT_HASH;
+        }
+      size = ppgcc_opts.array_max;
+    }
+  fn.ppp_base = (uint64_t) n->ppp_min;
+  fn.ppp_size = size;
+  fn.slot_ids.assign (size, UINT64_MAX);
+  for (size_t i = 0; i < ids.size (); i++)
+    {
+      uint64_t j = (uint64_t) (ppp_ids[i] - n->ppp_min);
+      if (j < size)
+        fn.slot_ids[j] = ids[i];
+    }
+  fn.ppp_slots = ppgcc_new_ppp_slots (fn.slot_ids);
+  return COUNT_PPP;
+}
+
 static void
 instrument_function (function *fun)
 {
@@ -49,8 +109,6 @@ instrument_function (function *fun)
       warning (0, "ppgcc: function %qs left uninstrumented: %s", fname, err);
       return;
     }
-  pp_probe *probes;
-  int nprobes = pp_plan (n, cfg.graph, &probes);
 
   ppgcc_fn fn;
   fn.name = fname;
@@ -59,13 +117,46 @@ instrument_function (function *fun)
   fn.num_paths = n->num_paths;
   fn.flags = n->num_cuts ? PP_FN_TRUNCATED : 0;
   fn.desc = ppgcc_new_desc ();
-  if (n->num_paths <= ppgcc_opts.array_max)
-    fn.counters = ppgcc_new_counters (n->num_paths);
-  else
+  fn.counters = NULL_TREE;
+
+  std::vector<pp_pathid> ids;
+  uint64_t ppp_range = 0;
+  double delta = 0;
+  counting how = n->num_paths <= ppgcc_opts.array_max ? COUNT_ARRAY
+                                                       : COUNT_HASH;
+  if (ppgcc_opts.mode != PPGCC_MODE_BL
+      && ppgcc_interesting_paths (fun, fname, fn.checksum, cfg, n, ids))
     {
-      fn.counters = NULL_TREE;
-      fn.flags |= PP_FN_HASHED;
+      fn.flags |= PP_FN_TRAINED;
+      fn.trained.assign (ids.begin (), ids.end ());
+      how = choose_ppp (n, ids, fn, fname, &ppp_range);
+      delta = n->delta;
     }
+  if (how == COUNT_ARRAY)
+    fn.counters = ppgcc_new_counters (n->num_paths);
+  else if (how == COUNT_HASH)
+    fn.flags |= PP_FN_HASHED;
+  else
+    fn.flags |= PP_FN_PPP;
+
+  if (ppgcc_opts.opt_info)
+    {
+      char delta_s[32] = "-";
+      if (ppp_range)
+        snprintf (delta_s, sizeof delta_s, "%.3f", delta);
+      inform (DECL_SOURCE_LOCATION (fun->decl),
+              "ppgcc: %s: paths=%llu interesting=%llu range=%llu delta=%s "
+              "counting=%s array=%llu", fname,
+              (unsigned long long) n->num_paths,
+              (unsigned long long) ids.size (),
+              (unsigned long long) ppp_range, delta_s, counting_name[how],
+              how == COUNT_PPP ? (unsigned long long) fn.ppp_size
+              : how == COUNT_ARRAY ? (unsigned long long) n->num_paths
+                                   : 0ull);
+    }
+
+  pp_probe *probes;
+  int nprobes = pp_plan (n, cfg.graph, &probes);
   ppgcc_insert_probes (fun, cfg, probes, nprobes, fn);
   ppgcc_fns.push_back (fn);
   free (probes);
@@ -114,6 +205,22 @@ on_all_ipa_passes_start (void *, void *)
 }
 
 static bool
+parse_count (const char *val, const char *option, unsigned long long *out)
+{
+  char *end;
+  errno = 0;
+  unsigned long long v = val ? strtoull (val, &end, 10) : 0;
+  if (!val || !*val || *end || errno || *val == '-')
+    {
+      error ("ppgcc: %<%s=%s%>: not a number of paths", option,
+             val ? val : "");
+      return false;
+    }
+  *out = v;
+  return true;
+}
+
+static bool
 parse_args (struct plugin_name_args *info)
 {
   for (int i = 0; i < info->argc; i++)
@@ -121,28 +228,65 @@ parse_args (struct plugin_name_args *info)
       const char *key = info->argv[i].key, *val = info->argv[i].value;
       if (!strcmp (key, "mode"))
         {
-          if (!val || strcmp (val, "bl") != 0)
+          std::string m = val ? val : "";
+          if (m == "bl")
+            ppgcc_opts.mode = PPGCC_MODE_BL;
+          else if (m == "ppp")
+            ppgcc_opts.mode = PPGCC_MODE_PPP;
+          else if (m == "residual")
+            ppgcc_opts.mode = PPGCC_MODE_RESIDUAL;
+          else if (m == "use")
+            ppgcc_opts.mode = PPGCC_MODE_USE;
+          else
             {
-              error ("ppgcc: mode %qs is not supported yet", val ? val : "");
+              error ("ppgcc: mode %qs is not supported", m.c_str ());
               return false;
             }
         }
       else if (!strcmp (key, "array-max"))
         {
-          char *end;
-          errno = 0;
-          unsigned long long v = val ? strtoull (val, &end, 10) : 0;
-          if (!val || !*val || *end || errno || *val == '-')
+          if (!parse_count (val, "-fprofile-paths-array-max",
+                            &ppgcc_opts.array_max))
+            return false;
+        }
+      else if (!strcmp (key, "ppp-min-paths"))
+        {
+          if (!parse_count (val, "-fprofile-paths-ppp-min-paths",
+                            &ppgcc_opts.ppp_min_paths))
+            return false;
+        }
+      else if (!strcmp (key, "ppp-policy"))
+        {
+          ppgcc_opts.ppp_policy_set = true;
+          ppgcc_opts.ppp_truncate = val && !strcmp (val, "truncate");
+          if (!val || (strcmp (val, "truncate") && strcmp (val, "hash")))
             {
-              error ("ppgcc: %<-fprofile-paths-array-max=%s%>: not a number of "
-                     "paths", val ? val : "");
+              error ("ppgcc: %<-fprofile-paths-ppp-policy=%s%>: not hash or "
+                     "truncate", val ? val : "");
               return false;
             }
-          ppgcc_opts.array_max = v;
         }
-      else if (!strcmp (key, "use") || !strcmp (key, "interesting")
-               || !strcmp (key, "hot") || !strcmp (key, "opt-info"))
-        ; /* later: -fuse-path-profile and friends */
+      else if (!strcmp (key, "use"))
+        {
+          ppgcc_opts.use_profile = true;
+          ppgcc_opts.use_path = val ? val : "";
+        }
+      else if (!strcmp (key, "interesting"))
+        ppgcc_opts.interesting = val ? val : "";
+      else if (!strcmp (key, "hot"))
+        {
+          char *end;
+          double p = val ? strtod (val, &end) : -1;
+          if (!val || !*val || *end || !(p > 0 && p <= 100))
+            {
+              error ("ppgcc: %<-fprofile-paths-hot=%s%>: not a percentage "
+                     "above 0 and at most 100", val ? val : "");
+              return false;
+            }
+          ppgcc_opts.hot = p;
+        }
+      else if (!strcmp (key, "opt-info"))
+        ppgcc_opts.opt_info = true;
       else
         {
           error ("ppgcc: unknown plugin argument %qs", key);
@@ -161,8 +305,27 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
              gcc_version.basever, version->basever);
       return 1;
     }
+  /* Defaults that depend on the mode: residual profiling keeps a bounded
+     array and sends rare tested paths to the side table (thesis §3.6,
+     "Hash table usage policy"); small functions count by Ball-Larus id.  */
   if (!parse_args (info))
     return 1;
+  if (!ppgcc_opts.ppp_policy_set)
+    ppgcc_opts.ppp_truncate = ppgcc_opts.mode == PPGCC_MODE_RESIDUAL;
+  if ((ppgcc_opts.mode == PPGCC_MODE_PPP
+       || ppgcc_opts.mode == PPGCC_MODE_RESIDUAL)
+      && !ppgcc_opts.use_profile && ppgcc_opts.interesting.empty ())
+    warning (0, "ppgcc: %<-fprofile-paths=ppp%> and %<=residual%> number the "
+             "paths of %<-fuse-path-profile%> or "
+             "%<-fprofile-paths-interesting%>; with neither, %s gets "
+             "Ball-Larus profiling", main_input_filename);
+  if (ppgcc_opts.mode == PPGCC_MODE_USE)
+    {
+      warning (0, "ppgcc: %<-fuse-path-profile%> without "
+               "%<-fprofile-paths=ppp%> or %<=residual%> does not optimise "
+               "yet; %s is compiled without it", main_input_filename);
+      return 0;
+    }
   /* With -flto our registration data would have to be emitted after
      free_lang_data (as gcov does); until then, decline cleanly rather
      than risk the compiler.  */

@@ -11,45 +11,11 @@ u64_cst (uint64_t v)
   return build_int_cstu (ppgcc_u64_type (), v);
 }
 
-/* counter[index]++ for a probe that ends a path.  */
+/* REF++ (atomically with -fprofile-update=atomic).  */
 static void
-gen_count (gimple_seq *seq, tree reg, bool uses_reg, uint64_t off,
-           const ppgcc_fn &fn)
+gen_increment (gimple_seq *seq, tree ref)
 {
   tree u64 = ppgcc_u64_type ();
-  tree index;
-  if (uses_reg)
-    {
-      index = create_tmp_reg (u64, "pp_i");
-      gimple_seq_add_stmt (seq, gimple_build_assign (index, PLUS_EXPR, reg,
-                                                     u64_cst (off)));
-    }
-  else
-    index = u64_cst (off);
-
-  if (!fn.counters)
-    {
-      /* Hash mode: the runtime counts (thread-safe).  */
-      static tree hit_fn;
-      if (!hit_fn)
-        {
-          tree type = build_function_type_list (void_type_node,
-                                                ptr_type_node, u64,
-                                                NULL_TREE);
-          hit_fn = build_fn_decl ("__pp_hash_hit", type);
-          TREE_NOTHROW (hit_fn) = 1;
-          DECL_ATTRIBUTES (hit_fn)
-              = tree_cons (get_identifier ("leaf"), NULL_TREE,
-                           DECL_ATTRIBUTES (hit_fn));
-        }
-      tree desc_addr = build_fold_addr_expr (fn.desc);
-      gimple_seq_add_stmt (seq, gimple_build_call (hit_fn, 2, desc_addr,
-                                                   index));
-      return;
-    }
-
-  tree ref = build4 (ARRAY_REF, u64, fn.counters, index, NULL_TREE,
-                     NULL_TREE);
   if (ppgcc_opts.atomic)
     {
       tree addr = create_tmp_reg (build_pointer_type (u64), "pp_p");
@@ -69,18 +35,196 @@ gen_count (gimple_seq *seq, tree reg, bool uses_reg, uint64_t off,
   gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), inc));
 }
 
+static tree
+array_ref (tree array, tree index)
+{
+  return build4 (ARRAY_REF, ppgcc_u64_type (), array, index, NULL_TREE,
+                 NULL_TREE);
+}
+
+/* __pp_hash_hit (&desc, ID): hash mode, and PPP misses.  */
+static void
+gen_hash_hit (gimple_seq *seq, tree id, const ppgcc_fn &fn)
+{
+  static tree hit_fn;
+  if (!hit_fn)
+    {
+      tree type = build_function_type_list (void_type_node, ptr_type_node,
+                                            ppgcc_u64_type (), NULL_TREE);
+      hit_fn = build_fn_decl ("__pp_hash_hit", type);
+      TREE_NOTHROW (hit_fn) = 1;
+      DECL_ATTRIBUTES (hit_fn) = tree_cons (get_identifier ("leaf"), NULL_TREE,
+                                            DECL_ATTRIBUTES (hit_fn));
+    }
+  gimple_seq_add_stmt (seq, gimple_build_call (hit_fn, 2,
+                                               build_fold_addr_expr (fn.desc),
+                                               id));
+}
+
+/* REG + OFF, or the constant OFF.  */
+static tree
+path_index (gimple_seq *seq, tree reg, bool uses_reg, uint64_t off)
+{
+  if (!uses_reg)
+    return u64_cst (off);
+  tree index = create_tmp_reg (ppgcc_u64_type (), "pp_i");
+  gimple_seq_add_stmt (seq, gimple_build_assign (index, PLUS_EXPR, reg,
+                                                 u64_cst (off)));
+  return index;
+}
+
+/* A PPP check whose two arms are built once the check has a block of its
+   own (see split_ppp_checks), keyed by the temporary it compares.  */
+struct ppp_check
+{
+  tree count_index; /* index of the slot's count in ppp_slots */
+  tree bl;          /* the Ball-Larus id, for a miss */
+};
+typedef std::vector<std::pair<tree, ppp_check> > ppp_checks;
+
+/* A path end with preferential path profiling (thesis §3.2.3, §3.6
+   "Additional checks"): the PPP id, clamped to the sentinel slot (a
+   conditional move, not a branch), picks a slot; the slot's Ball-Larus id
+   tells an interesting path from an alias or an untested path.  Emits
+     j = MIN (ppp - base, size); k = 2 * j; t = slots[k];
+     if (t == bl)   <- split later: slots[k + 1]++ / __pp_hash_hit (bl)
+   When both ids are constants here, the outcome is known: no check.  */
+static void
+gen_ppp_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
+               const ppgcc_fn &fn, ppp_checks &checks)
+{
+  tree u64 = ppgcc_u64_type ();
+  tree bl = path_index (seq, regs[0], p.count_uses_reg, p.count_off);
+  uint64_t off = p.ppp_count_off - fn.ppp_base;
+  if (!p.ppp_count_uses_reg && !p.count_uses_reg)
+    {
+      uint64_t j = off < fn.ppp_size ? off : fn.ppp_size;
+      if (j < fn.ppp_size && fn.slot_ids[j] == p.count_off)
+        gen_increment (seq, array_ref (fn.ppp_slots, u64_cst (2 * j + 1)));
+      else
+        gen_hash_hit (seq, bl, fn);
+      return;
+    }
+  tree k;
+  if (p.ppp_count_uses_reg)
+    {
+      tree ppp = path_index (seq, regs[1], true, off);
+      tree j = create_tmp_reg (u64, "pp_j");
+      gimple_seq_add_stmt (seq, gimple_build_assign (j, MIN_EXPR, ppp,
+                                                     u64_cst (fn.ppp_size)));
+      k = create_tmp_reg (u64, "pp_k");
+      gimple_seq_add_stmt (seq, gimple_build_assign (k, LSHIFT_EXPR, j,
+                                                     build_int_cst (
+                                                         integer_type_node,
+                                                         1)));
+    }
+  else
+    k = u64_cst (2 * (off < fn.ppp_size ? off : fn.ppp_size));
+  tree t = create_tmp_reg (u64, "pp_t");
+  gimple_seq_add_stmt (seq, gimple_build_assign (t, array_ref (fn.ppp_slots,
+                                                               k)));
+  tree count_index = create_tmp_reg (u64, "pp_k");
+  gimple_seq_add_stmt (seq, gimple_build_assign (count_index, PLUS_EXPR, k,
+                                                 u64_cst (1)));
+  gimple_seq_add_stmt (seq, gimple_build_cond (EQ_EXPR, t, bl, NULL_TREE,
+                                               NULL_TREE));
+  checks.push_back ({ t, { count_index, bl } });
+}
+
+/* counter[index]++ for a probe that ends a path.  */
+static void
+gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
+           const ppgcc_fn &fn, ppp_checks &checks)
+{
+  if (fn.ppp_slots)
+    {
+      gen_ppp_count (seq, p, regs, fn, checks);
+      return;
+    }
+  tree index = path_index (seq, regs[0], p.count_uses_reg, p.count_off);
+  if (!fn.counters)
+    gen_hash_hit (seq, index, fn); /* the runtime counts (thread-safe) */
+  else
+    gen_increment (seq, array_ref (fn.counters, index));
+}
+
 static gimple_seq
-gen_probe (const pp_probe &p, tree reg, const ppgcc_fn &fn)
+gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
+           ppp_checks &checks)
 {
   gimple_seq seq = NULL;
   if (p.count)
-    gen_count (&seq, reg, p.count_uses_reg, p.count_off, fn);
-  if (p.op[0] == PP_REG_ADD)
-    gimple_seq_add_stmt (&seq, gimple_build_assign (reg, PLUS_EXPR, reg,
-                                                    u64_cst (p.val[0])));
-  else if (p.op[0] == PP_REG_SET)
-    gimple_seq_add_stmt (&seq, gimple_build_assign (reg, u64_cst (p.val[0])));
+    gen_count (&seq, p, regs, fn, checks);
+  for (int r = 0; r < 2; r++)
+    {
+      if (!regs[r])
+        continue;
+      if (p.op[r] == PP_REG_ADD)
+        gimple_seq_add_stmt (&seq, gimple_build_assign (regs[r], PLUS_EXPR,
+                                                        regs[r],
+                                                        u64_cst (p.val[r])));
+      else if (p.op[r] == PP_REG_SET)
+        gimple_seq_add_stmt (&seq, gimple_build_assign (regs[r],
+                                                        u64_cst (p.val[r])));
+    }
   return seq;
+}
+
+/* Gives each PPP check the control flow it stands for: the block is split
+   after the condition, the hit arm counts in the slot, the miss arm (laid
+   out as unlikely) hands the Ball-Larus id to the side table.  Checks are
+   found by their compared temporary, so copies made for several edges are
+   split too.  */
+static void
+split_ppp_checks (function *fun, const ppp_checks &checks,
+                  const ppgcc_fn &fn)
+{
+  if (checks.empty ())
+    return;
+  std::vector<gcond *> conds;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      if (gcond *c = dyn_cast<gcond *> (gsi_stmt (gsi)))
+        for (const auto &ch : checks)
+          if (gimple_cond_lhs (c) == ch.first)
+            conds.push_back (c);
+  for (gcond *c : conds)
+    {
+      const ppp_check *ch = nullptr;
+      for (const auto &x : checks)
+        if (gimple_cond_lhs (c) == x.first)
+          ch = &x.second;
+      basic_block head = gimple_bb (c);
+      edge fall = split_block (head, c);
+      basic_block join = fall->dest;
+      remove_edge (fall);
+      basic_block hit = create_empty_bb (head);
+      basic_block miss = create_empty_bb (hit);
+      if (current_loops)
+        {
+          add_bb_to_loop (hit, head->loop_father);
+          add_bb_to_loop (miss, head->loop_father);
+        }
+      edge e = make_edge (head, hit, EDGE_TRUE_VALUE);
+      e->probability = profile_probability::very_likely ();
+      e = make_edge (head, miss, EDGE_FALSE_VALUE);
+      e->probability = profile_probability::very_unlikely ();
+      make_single_succ_edge (hit, join, EDGE_FALLTHRU);
+      make_single_succ_edge (miss, join, EDGE_FALLTHRU);
+      gimple_seq hit_seq = NULL, miss_seq = NULL;
+      gen_increment (&hit_seq, array_ref (fn.ppp_slots, ch->count_index));
+      gen_hash_hit (&miss_seq, ch->bl, fn);
+      gimple_stmt_iterator gsi = gsi_start_bb (hit);
+      gsi_insert_seq_after (&gsi, hit_seq, GSI_NEW_STMT);
+      gsi = gsi_start_bb (miss);
+      gsi_insert_seq_after (&gsi, miss_seq, GSI_NEW_STMT);
+    }
+  if (current_loops)
+    loops_state_set (LOOPS_NEED_FIXUP);
+  free_dominance_info (CDI_DOMINATORS);
+  free_dominance_info (CDI_POST_DOMINATORS);
 }
 
 static bool
@@ -126,17 +270,22 @@ void
 ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
                      const pp_probe *probes, int nprobes, const ppgcc_fn &fn)
 {
-  tree reg = create_tmp_var (ppgcc_u64_type (), "pp_path");
+  /* The Ball-Larus register, and the PPP one when there are PPP slots
+     (thesis §3.6 "Register usage": both change on the same chords).  */
+  tree regs[2] = { create_tmp_var (ppgcc_u64_type (), "pp_path"),
+                   fn.ppp_slots ? create_tmp_var (ppgcc_u64_type (), "pp_ppp")
+                                : NULL_TREE };
+  ppp_checks checks;
   /* Block-end probes first: on an edge they must come before the edge's
      own probe (count, then restart the register).  */
   for (int i = 0; i < nprobes; i++)
     if (probes[i].where == PP_AT_BLOCK_END)
       insert_at_block_end (cfg.blocks[probes[i].block],
-                           gen_probe (probes[i], reg, fn));
+                           gen_probe (probes[i], regs, fn, checks));
   for (int i = 0; i < nprobes; i++)
     if (probes[i].where == PP_AT_EDGE)
       gsi_insert_seq_on_edge (cfg.edges[probes[i].edge],
-                              gen_probe (probes[i], reg, fn));
+                              gen_probe (probes[i], regs, fn, checks));
   gsi_commit_edge_inserts ();
-  (void) fun;
+  split_ppp_checks (fun, checks, fn);
 }

@@ -41,8 +41,9 @@ zero_counts (struct __pp_unit *u)
       struct __pp_fn_desc *fn = u->fns[f];
       if (fn->counters)
         memset (fn->counters, 0, fn->num_paths * sizeof *fn->counters);
-      else
-        __pp_table_clear (fn);
+      for (uint64_t j = 0; fn->ppp_slots && j < fn->ppp_size; j++)
+        fn->ppp_slots[2 * j + 1] = 0;
+      __pp_table_clear (fn);
     }
 }
 
@@ -129,6 +130,55 @@ cmp_pairs (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* D's counts as ascending (Ball-Larus id, count) pairs: from the array
+   indexed by Ball-Larus id, from the PPP slots (each knows its path's
+   Ball-Larus id), and from the hash table (hash mode, PPP misses).  */
+static int
+collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
+{
+  ppd_pair *table = NULL;
+  uint64_t ntable = 0;
+  if (__pp_table_collect (d, &table, &ntable, &fn->dropped) < 0)
+    return -1;
+  uint64_t cap = ntable;
+  if (d->counters)
+    for (uint64_t i = 0; i < d->num_paths; i++)
+      cap += d->counters[i] != 0;
+  for (uint64_t j = 0; d->ppp_slots && j < d->ppp_size; j++)
+    cap += d->ppp_slots[2 * j + 1] != 0;
+  fn->pairs = malloc ((cap + 1) * sizeof *fn->pairs);
+  if (!fn->pairs)
+    {
+      free (table);
+      return -1;
+    }
+  ppd_pair *out = fn->pairs;
+  uint64_t n = 0;
+  if (d->counters)
+    for (uint64_t i = 0; i < d->num_paths; i++)
+      if (d->counters[i])
+        out[n++] = (ppd_pair){ i, d->counters[i] };
+  for (uint64_t j = 0; d->ppp_slots && j < d->ppp_size; j++)
+    if (d->ppp_slots[2 * j + 1])
+      out[n++] = (ppd_pair){ d->ppp_slots[2 * j], d->ppp_slots[2 * j + 1] };
+  memcpy (out + n, table, ntable * sizeof *table);
+  n += ntable;
+  free (table);
+  /* Ascending, one pair per id (a path is counted in one place only, but
+     the file format must not depend on that).  */
+  qsort (out, n, sizeof *out, cmp_pairs);
+  uint64_t k = 0;
+  for (uint64_t i = 0; i < n; i++)
+    {
+      if (k && out[k - 1].id == out[i].id)
+        out[k - 1].count = ppd_add_sat (out[k - 1].count, out[i].count);
+      else
+        out[k++] = out[i];
+    }
+  fn->npairs = k;
+  return 0;
+}
+
 /* The unit's counts as a profile of one run.  */
 static int
 snapshot (struct __pp_unit *u, ppd_profile *p)
@@ -153,24 +203,16 @@ snapshot (struct __pp_unit *u, ppd_profile *p)
       fn->checksum = d->cfg_checksum;
       fn->flags = d->flags;
       fn->num_paths = d->num_paths;
-      if (d->counters)
+      if (collect_counts (d, fn) < 0)
+        return -1;
+      if (d->flags & PP_FN_TRAINED)
         {
-          uint64_t n = 0;
-          for (uint64_t i = 0; i < d->num_paths; i++)
-            n += d->counters[i] != 0;
-          fn->pairs = malloc ((n + 1) * sizeof *fn->pairs);
-          if (!fn->pairs)
+          fn->trained = malloc ((d->num_trained + 1) * sizeof *fn->trained);
+          if (!fn->trained)
             return -1;
-          for (uint64_t i = 0; i < d->num_paths; i++)
-            if (d->counters[i])
-              fn->pairs[fn->npairs++] = (ppd_pair){ i, d->counters[i] };
-        }
-      else
-        {
-          if (__pp_table_collect (d, &fn->pairs, &fn->npairs,
-                                  &fn->dropped) < 0)
-            return -1;
-          qsort (fn->pairs, fn->npairs, sizeof *fn->pairs, cmp_pairs);
+          memcpy (fn->trained, d->trained,
+                  d->num_trained * sizeof *fn->trained);
+          fn->ntrained = d->num_trained;
         }
     }
   return 0;

@@ -18,7 +18,11 @@
          meta       str   the function's CFG (doc/graph-language.md)
          npairs     u64
          npairs x (id u64, count u64), ids ascending, counts non-zero
-   where str is u32 length + bytes (no terminator).
+         ntrained   u64   (version 2) the Ball-Larus ids of the paths the
+         ntrained x u64   profile in use had run (flag PP_FN_TRAINED),
+                          ascending: what residual reports are against
+   where str is u32 length + bytes (no terminator).  Version 1 files (no
+   trained list) are still read.
 
    Counts add saturating at 2^64-1, never wrap.  */
 #ifndef PP_PPD_H
@@ -32,7 +36,7 @@ extern "C" {
 #endif
 
 #define PPD_MAGIC "PPD\x01"
-#define PPD_VERSION 1u
+#define PPD_VERSION 2u
 #define PPD_HEADER_SIZE 24
 
 typedef struct
@@ -49,6 +53,8 @@ typedef struct
   uint32_t meta_len;
   ppd_pair *pairs;
   uint64_t npairs;
+  uint64_t *trained;   /* PP_FN_TRAINED: paths run in the profile in use */
+  uint64_t ntrained;
 } ppd_fn;
 
 typedef struct
@@ -75,7 +81,7 @@ PPD_API int ppd_encode (const ppd_profile *p, unsigned char **buf,
                         size_t *len);
 PPD_API void ppd_free (ppd_profile *p);
 /* Adds FROM into INTO, function by function (name and checksum), pairs by
-   id; a function whose checksum differs is replaced by FROM's (as gcov
+   id, trained sets by union; a function whose checksum differs is replaced by FROM's (as gcov
    does) after calling WARN (may be NULL).  Returns 0, or -1 when out of
    memory (INTO is then unchanged).  */
 PPD_API int ppd_merge (ppd_profile *into, const ppd_profile *from,
