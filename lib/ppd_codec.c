@@ -325,8 +325,7 @@ ppd_merge_pairs (const ppd_fn *a, const ppd_fn *b, uint64_t *n)
   return out;
 }
 
-/* The union of two ascending id lists, into a new array.  */
-static uint64_t *
+PPD_API uint64_t *
 ppd_union_ids (const uint64_t *a, uint64_t na, const uint64_t *b,
                uint64_t nb, uint64_t *n)
 {

@@ -4,11 +4,15 @@
      ppprof report [--top N] [--function F] [--json] [FILES|DIRS]
      ppprof merge -o OUT FILES|DIRS...
      ppprof dot --function F [--svg] [FILES|DIRS]
+     ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
 
-   Exit status: 0 ok, 1 usage, 2 bad input.  */
+   Exit status: 0 ok, 1 usage (or, with residual --fail-on-new, untested
+   paths), 2 bad input.  */
 #include "config.h"
 
 #include "profile_set.h"
+
+#include "pp/rt_abi.h"
 
 #include <inttypes.h>
 #include "json_out.h"
@@ -24,9 +28,15 @@ usage (FILE *out)
          "[FILES|DIRS]\n"
          "       ppprof merge -o OUT FILES|DIRS...\n"
          "       ppprof dot --function F [--svg] [FILES|DIRS]\n"
+         "       ppprof residual [--json] [--fail-on-new] [--function F] "
+         "[FILES|DIRS]\n"
          "Shows path profiles (.ppd) written by programs built with\n"
          "ppgcc -fprofile-paths; with no files, searches the current "
-         "directory.\n",
+         "directory.\n"
+         "residual: the paths that ran but not in training (builds made "
+         "with\n"
+         "-fuse-path-profile -fprofile-paths=residual); --fail-on-new: "
+         "exit 1 if any.\n",
          out);
 }
 
@@ -45,6 +55,42 @@ print_lines (FILE *out, const pp_report_path *p)
         fprintf (out, "%s%u", i ? " " : "", p->lines[i]);
       i = j + 1;
     }
+}
+
+/* The path as in report lines: its source lines between the (cont) and
+   (break) markers.  */
+static void
+print_path (FILE *out, const pp_report_path *p)
+{
+  if (p->starts_at_back_edge)
+    fprintf (out, "(cont) ");
+  if (p->num_lines == 0)
+    fprintf (out, "[no source line: compiler-made block, e.g. a computed-goto "
+             "dispatch]");
+  print_lines (out, p);
+  if (p->ends_at_back_edge)
+    fprintf (out, " (break)");
+}
+
+static void
+print_json_lines (FILE *out, const pp_report_path *p)
+{
+  fprintf (out, "\"lines\": [");
+  for (int l = 0; l < p->num_lines; l++)
+    fprintf (out, "%s%u", l ? ", " : "", p->lines[l]);
+  fprintf (out, "]");
+}
+
+/* Whether function NAME is in SET: --function of a name that is not is
+   bad input.  */
+static int
+known_function (const pp_profile_set *set, const char *name)
+{
+  for (int i = 0; i < set->num_fns; i++)
+    if (!strcmp (set->fns[i].name, name))
+      return 1;
+  fprintf (stderr, "ppprof: function '%s' is not in the profile\n", name);
+  return 0;
 }
 
 typedef struct
@@ -81,20 +127,21 @@ report (pp_profile_set *set, long top, const char *only, int json)
           printf (", \"file\": ");
           pp_json_string (stdout, fn->file);
           printf (", \"num_paths\": %" PRIu64 ", \"truncated\": %s, "
-                  "\"dropped\": %" PRIu64 ", \"paths\": [",
+                  "\"dropped\": %" PRIu64 ", \"trained\": %s, \"paths\": [",
                   fn->num_paths, (fn->flags & 2u) ? "true" : "false",
-                  fn->dropped);
+                  fn->dropped,
+                  (fn->flags & PP_FN_TRAINED) ? "true" : "false");
           for (int k = 0; k < fn->num_paths_run; k++)
             {
               const pp_report_path *p = &fn->paths[k];
               printf ("%s\n    {\"id\": %" PRIu64 ", \"count\": %" PRIu64
-                      ", \"lines\": [",
+                      ", ",
                       k ? "," : "", p->id, p->count);
-              for (int l = 0; l < p->num_lines; l++)
-                printf ("%s%u", l ? ", " : "", p->lines[l]);
-              printf ("], \"starts_at_entry\": %s, \"ends_at_exit\": %s}",
+              print_json_lines (stdout, p);
+              printf (", \"starts_at_entry\": %s, \"ends_at_exit\": %s%s}",
                       p->starts_at_back_edge ? "false" : "true",
-                      p->ends_at_back_edge ? "false" : "true");
+                      p->ends_at_back_edge ? "false" : "true",
+                      p->untested ? ", \"untested\": true" : "");
             }
           printf ("]}");
         }
@@ -144,14 +191,7 @@ report (pp_profile_set *set, long top, const char *only, int json)
       printf ("%12" PRIu64 " %6.2f%%  %-24s %s: ", p->count,
               total ? 100.0 * (double) p->count / (double) total : 0.0,
               all[i].fn->name, all[i].fn->file);
-      if (p->starts_at_back_edge)
-        printf ("(cont) ");
-      if (p->num_lines == 0)
-        printf ("[no source line: compiler-made block, e.g. a computed-goto "
-                "dispatch]");
-      print_lines (stdout, p);
-      if (p->ends_at_back_edge)
-        printf (" (break)");
+      print_path (stdout, p);
       printf ("\n");
     }
   for (int i = 0; i < set->num_fns; i++)
@@ -166,6 +206,115 @@ report (pp_profile_set *set, long top, const char *only, int json)
     }
   free (all);
   return 0;
+}
+
+/* ------------------------------------------------------------ residual */
+
+/* Functions with untested paths: most untested executions first.  */
+static int
+by_untested_desc (const void *a, const void *b)
+{
+  const pp_report_fn *x = *(const pp_report_fn *const *) a;
+  const pp_report_fn *y = *(const pp_report_fn *const *) b;
+  if (x->untested_total != y->untested_total)
+    return x->untested_total < y->untested_total ? 1 : -1;
+  int c = strcmp (x->name, y->name);
+  return c ? c : strcmp (x->file, y->file);
+}
+
+static void
+residual_text (pp_report_fn **fns, int n)
+{
+  for (int i = 0; i < n; i++)
+    {
+      const pp_report_fn *fn = fns[i];
+      /* The wording is fixed (scripts match it), plural or not.  */
+      printf ("%s (%s): %d untested paths, %" PRIu64 " executions\n",
+              fn->name, fn->file, fn->num_untested, fn->untested_total);
+      /* fn->paths is by count, descending: hottest first.  */
+      for (int k = 0; k < fn->num_paths_run; k++)
+        {
+          const pp_report_path *p = &fn->paths[k];
+          if (!p->untested)
+            continue;
+          printf ("%12" PRIu64 "  id %-10" PRIu64 " ", p->count, p->id);
+          print_path (stdout, p);
+          printf ("\n");
+        }
+      printf ("\n");
+    }
+}
+
+static void
+residual_json (pp_report_fn **fns, int n, uint64_t untested)
+{
+  printf ("{\"functions\": [");
+  for (int i = 0; i < n; i++)
+    {
+      const pp_report_fn *fn = fns[i];
+      printf ("%s\n  {\"name\": ", i ? "," : "");
+      pp_json_string (stdout, fn->name);
+      printf (", \"file\": ");
+      pp_json_string (stdout, fn->file);
+      printf (", \"paths\": [");
+      int first = 1;
+      for (int k = 0; k < fn->num_paths_run; k++)
+        {
+          const pp_report_path *p = &fn->paths[k];
+          if (!p->untested)
+            continue;
+          printf ("%s\n    {\"id\": %" PRIu64 ", \"count\": %" PRIu64 ", ",
+                  first ? "" : ",", p->id, p->count);
+          print_json_lines (stdout, p);
+          printf ("}");
+          first = 0;
+        }
+      printf ("]}");
+    }
+  printf ("\n], \"untested\": %" PRIu64 "}\n", untested);
+}
+
+/* The paths that ran in the field but not in training (thesis §3.5.1).
+   Returns the exit status.  */
+static int
+residual (pp_profile_set *set, const char *only, int json, int fail_on_new)
+{
+  if (only && !known_function (set, only))
+    return 2;
+  pp_report_fn **fns = calloc (set->num_fns + 1, sizeof *fns);
+  int n = 0, trained = 0;
+  uint64_t untested = 0;
+  for (int i = 0; i < set->num_fns; i++)
+    {
+      pp_report_fn *fn = &set->fns[i];
+      if ((only && strcmp (fn->name, only) != 0)
+          || !(fn->flags & PP_FN_TRAINED))
+        continue;
+      trained++;
+      untested += fn->num_untested;
+      if (fn->num_untested)
+        fns[n++] = fn;
+    }
+  qsort (fns, n, sizeof *fns, by_untested_desc);
+  if (json)
+    residual_json (fns, n, untested);
+  else
+    {
+      residual_text (fns, n);
+      if (trained == 0)
+        printf ("note: no function has a trained path set (build with "
+                "ppgcc -fuse-path-profile -fprofile-paths=residual)\n");
+      for (int i = 0; i < set->num_fns; i++)
+        if ((set->fns[i].flags & PP_FN_TRAINED) && set->fns[i].dropped
+            && (!only || !strcmp (set->fns[i].name, only)))
+          printf ("note: %s: %" PRIu64 " path executions could not be "
+                  "recorded (runtime out of memory); untested paths may be "
+                  "missing\n", set->fns[i].name, set->fns[i].dropped);
+      printf ("residual: %" PRIu64 " untested paths in %d functions "
+              "(%d trained functions)\n", untested, n, trained);
+    }
+  free (fns);
+  return fail_on_new && untested ? 1 : 0;
 }
 
 static void
@@ -291,7 +440,7 @@ main (int argc, char **argv)
     }
   const char *cmd = argv[1], *only = NULL, *out = NULL;
   long top = 20;
-  int json = 0, svg = 0;
+  int json = 0, svg = 0, fail_on_new = 0;
   char **files = calloc (argc, sizeof *files);
   int nfiles = 0;
   for (int i = 2; i < argc; i++)
@@ -301,6 +450,8 @@ main (int argc, char **argv)
         json = 1;
       else if (!strcmp (a, "--svg"))
         svg = 1;
+      else if (!strcmp (a, "--fail-on-new"))
+        fail_on_new = 1;
       else if ((!strcmp (a, "--top") || !strcmp (a, "--function")
                 || !strcmp (a, "-o"))
                && i + 1 < argc)
@@ -331,14 +482,15 @@ main (int argc, char **argv)
         files[nfiles++] = argv[i];
     }
   int is_report = !strcmp (cmd, "report"), is_merge = !strcmp (cmd, "merge");
-  int is_dot = !strcmp (cmd, "dot");
-  if (!is_report && !is_merge && !is_dot)
+  int is_dot = !strcmp (cmd, "dot"), is_residual = !strcmp (cmd, "residual");
+  if (!is_report && !is_merge && !is_dot && !is_residual)
     {
       fprintf (stderr, "ppprof: unknown command '%s'\n", cmd);
       usage (stderr);
       return 1;
     }
-  if ((is_merge && (!out || nfiles == 0)) || (is_dot && !only))
+  if ((is_merge && (!out || nfiles == 0)) || (is_dot && !only)
+      || (fail_on_new && !is_residual))
     {
       usage (stderr);
       return 1;
@@ -351,6 +503,8 @@ main (int argc, char **argv)
     rc = merge (&set, out);
   else if (pp_profile_set_analyse (&set) < 0)
     rc = 2;
+  else if (is_residual)
+    rc = residual (&set, only, json, fail_on_new);
   else
     rc = is_report ? report (&set, top, only, json) : dot (&set, only, svg);
   pp_profile_set_free (&set);

@@ -1,6 +1,8 @@
 /* Loading .ppd files and regenerating their paths (see profile_set.h).  */
 #include "profile_set.h"
 
+#include "pp/rt_abi.h"
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,9 +176,27 @@ find_or_add (pp_profile_set *set, const ppd_fn *f, pp_spec *spec,
   return fn;
 }
 
+/* Adds F's trained ids to FN's (their union).  Returns 0 or -1 (out of
+   memory).  */
+static int
+add_trained (pp_report_fn *fn, const ppd_fn *f)
+{
+  uint64_t n;
+  uint64_t *u = ppd_union_ids (fn->trained, fn->ntrained, f->trained,
+                               f->ntrained, &n);
+  if (!u)
+    return -1;
+  free (fn->trained);
+  fn->trained = u;
+  fn->ntrained = n;
+  return 0;
+}
+
 static int
 add_counts (pp_report_fn *fn, const ppd_fn *f)
 {
+  if ((f->flags & PP_FN_TRAINED) && add_trained (fn, f) < 0)
+    return -1;
   fn->flags |= f->flags;
   fn->dropped += f->dropped;
   for (uint64_t k = 0; k < f->npairs; k++)
@@ -195,6 +215,45 @@ add_counts (pp_report_fn *fn, const ppd_fn *f)
       fn->total += f->pairs[k].count;
     }
   return 0;
+}
+
+static int
+is_trained (const pp_report_fn *fn, uint64_t id)
+{
+  uint64_t lo = 0, hi = fn->ntrained;
+  while (lo < hi)
+    {
+      uint64_t mid = lo + (hi - lo) / 2;
+      if (fn->trained[mid] == id)
+        return 1;
+      if (fn->trained[mid] < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return 0;
+}
+
+/* Residual path profiling (thesis §3.5.1): a path that ran in the field
+   but not in training is untested.  Functions built without a training
+   profile carry no trained set and so have no untested paths.  */
+static void
+mark_untested (pp_report_fn *fn)
+{
+  fn->num_untested = 0;
+  fn->untested_total = 0;
+  if (!(fn->flags & PP_FN_TRAINED))
+    return;
+  for (int k = 0; k < fn->num_paths_run; k++)
+    {
+      pp_report_path *p = &fn->paths[k];
+      p->untested = p->count > 0 && !is_trained (fn, p->id);
+      if (p->untested)
+        {
+          fn->num_untested++;
+          fn->untested_total += p->count;
+        }
+    }
 }
 
 int
@@ -217,7 +276,11 @@ pp_profile_set_analyse (pp_profile_set *set)
             return -1;
           }
         pp_report_fn *fn = find_or_add (set, f, spec, set->profile_names[p]);
-        add_counts (fn, f);
+        if (add_counts (fn, f) < 0)
+          {
+            fprintf (stderr, "ppprof: out of memory\n");
+            return -1;
+          }
       }
   for (int i = 0; i < set->num_fns; i++)
     {
@@ -243,6 +306,7 @@ pp_profile_set_analyse (pp_profile_set *set)
                      (unsigned long long) fn->paths[k].id);
             return -1;
           }
+      mark_untested (fn);
       qsort (fn->paths, fn->num_paths_run, sizeof *fn->paths, by_count);
       set->total += fn->total;
     }
@@ -257,6 +321,7 @@ pp_profile_set_free (pp_profile_set *set)
       for (int k = 0; k < set->fns[i].num_paths_run; k++)
         free (set->fns[i].paths[k].lines);
       free (set->fns[i].paths);
+      free (set->fns[i].trained);
       pp_numbering_free (set->fns[i].numbering);
       pp_spec_free (set->fns[i].spec);
     }

@@ -15,6 +15,7 @@ typedef struct
   int num_lines;
   int starts_at_back_edge; /* begins with a pseudo ENTRY->w edge */
   int ends_at_back_edge;   /* ends with a pseudo v->EXIT edge */
+  int untested;            /* ran, but not in the function's trained set */
 } pp_report_path;
 
 typedef struct
@@ -28,6 +29,12 @@ typedef struct
   pp_numbering *numbering;
   pp_report_path *paths;   /* by count, descending */
   int num_paths_run;
+  /* PP_FN_TRAINED (residual profiles): the Ball-Larus ids the training
+     profile had run, ascending; the union over the merged profiles.  */
+  uint64_t *trained;
+  uint64_t ntrained;
+  int num_untested;        /* paths with `untested` set */
+  uint64_t untested_total; /* their executions */
 } pp_report_fn;
 
 typedef struct

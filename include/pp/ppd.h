@@ -87,6 +87,10 @@ PPD_API void ppd_free (ppd_profile *p);
 PPD_API int ppd_merge (ppd_profile *into, const ppd_profile *from,
                        void (*warn) (void *ctx, const char *fn_name),
                        void *ctx);
+/* The union of two ascending id lists (trained sets) in a new malloc'd
+   array of *N ids; NULL when out of memory.  */
+PPD_API uint64_t *ppd_union_ids (const uint64_t *a, uint64_t na,
+                                 const uint64_t *b, uint64_t nb, uint64_t *n);
 /* Reads and decodes a file.  Returns 0, 1 when it does not exist, or -1
    with *WHY.  */
 PPD_API int ppd_read_file (const char *path, ppd_profile *out,

@@ -1,0 +1,484 @@
+/* CUnit tests of the .ppd codec (include/pp/ppd.h, lib/ppd_codec.c):
+   version 2 round trips with trained lists, version 1 images (no trained
+   list) written by hand, merging (counts add, trained sets unite), and the
+   rejection of malformed and truncated images.  */
+#include "test_ppd.h"
+
+#include "pp/ppd.h"
+#include "pp/rt_abi.h"
+
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ helpers */
+
+/* Fills FN with malloc'd copies, so that ppd_free can release it.  */
+static void
+set_fn (ppd_fn *fn, const char *name, uint32_t checksum, uint32_t flags,
+        const ppd_pair *pairs, uint64_t npairs, const uint64_t *trained,
+        uint64_t ntrained)
+{
+  memset (fn, 0, sizeof *fn);
+  fn->name = strdup (name);
+  fn->checksum = checksum;
+  fn->flags = flags;
+  fn->num_paths = 16;
+  fn->meta = strdup ("entry s\nexit t\nedge s t\n");
+  fn->meta_len = (uint32_t) strlen (fn->meta);
+  fn->pairs = calloc (npairs + 1, sizeof *fn->pairs);
+  memcpy (fn->pairs, pairs, npairs * sizeof *pairs);
+  fn->npairs = npairs;
+  if (ntrained)
+    {
+      fn->trained = calloc (ntrained, sizeof *fn->trained);
+      memcpy (fn->trained, trained, ntrained * sizeof *trained);
+    }
+  fn->ntrained = ntrained;
+}
+
+static void
+init_profile (ppd_profile *p, uint64_t runs, const char *source,
+              uint32_t nfns)
+{
+  memset (p, 0, sizeof *p);
+  p->runs = runs;
+  p->source = strdup (source);
+  p->nfns = nfns;
+  p->fns = calloc (nfns + 1, sizeof *p->fns);
+}
+
+/* A profile with one function "f" (checksum 1) and the given lists.  */
+static void
+one_fn_profile (ppd_profile *p, uint32_t flags, const ppd_pair *pairs,
+                uint64_t npairs, const uint64_t *trained, uint64_t ntrained)
+{
+  init_profile (p, 1, "t.c", 1);
+  set_fn (&p->fns[0], "f", 1, flags, pairs, npairs, trained, ntrained);
+}
+
+/* Our own FNV-1a 64, so that hand-built images do not trust the codec.  */
+static uint64_t
+fnv1a64 (const unsigned char *p, size_t n)
+{
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+static void
+store_le (unsigned char *at, uint64_t v, int bytes)
+{
+  for (int i = 0; i < bytes; i++)
+    at[i] = (unsigned char) (v >> (8 * i));
+}
+
+/* Rewrites the header of the image BUF (LEN bytes): magic, VERSION, the
+   payload length and its checksum.  */
+static void
+seal (unsigned char *buf, size_t len, uint32_t version)
+{
+  memcpy (buf, "PPD\x01", 4);
+  store_le (buf + 4, version, 4);
+  store_le (buf + 8, len - PPD_HEADER_SIZE, 8);
+  store_le (buf + 16, fnv1a64 (buf + PPD_HEADER_SIZE,
+                               len - PPD_HEADER_SIZE), 8);
+}
+
+/* An image built by hand, header left for seal.  */
+typedef struct
+{
+  unsigned char buf[1024];
+  size_t len;
+} image;
+
+static void
+put (image *im, uint64_t v, int bytes)
+{
+  store_le (im->buf + im->len, v, bytes);
+  im->len += bytes;
+}
+
+static void
+put_str (image *im, const char *s)
+{
+  put (im, strlen (s), 4);
+  memcpy (im->buf + im->len, s, strlen (s));
+  im->len += strlen (s);
+}
+
+/* A version-1 payload: one function "h" with pairs (0,1) (2,6).  When
+   WITH_TRAINED, an empty trained list follows, as version 2 has.  */
+static void
+old_image (image *im, uint32_t version, int with_trained)
+{
+  im->len = PPD_HEADER_SIZE;
+  put (im, 4, 8);           /* runs */
+  put_str (im, "old.c");    /* source */
+  put (im, 1, 4);           /* nfns */
+  put_str (im, "h");        /* name */
+  put (im, 9, 4);           /* checksum */
+  put (im, 0, 4);           /* flags */
+  put (im, 3, 8);           /* num_paths */
+  put (im, 5, 8);           /* dropped */
+  put_str (im, "meta");
+  put (im, 2, 8);           /* npairs */
+  put (im, 0, 8), put (im, 1, 8);
+  put (im, 2, 8), put (im, 6, 8);
+  if (with_trained)
+    put (im, 0, 8);
+  seal (im->buf, im->len, version);
+}
+
+/* Decodes BUF and expects failure with reason WHY.  */
+static void
+expect_reject (const unsigned char *buf, size_t len, const char *why)
+{
+  ppd_profile p;
+  const char *got = NULL;
+  CU_ASSERT_EQUAL (ppd_decode (buf, len, &p, &got), -1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (got);
+  CU_ASSERT_STRING_EQUAL (got, why);
+  /* A failed decode leaves nothing to free.  */
+  CU_ASSERT_EQUAL (p.nfns, 0);
+  CU_ASSERT_PTR_NULL (p.fns);
+}
+
+/* -------------------------------------------------------------- tests */
+
+static void
+test_round_trip (void)
+{
+  const ppd_pair pf[] = { { 1, 10 }, { 5, UINT64_MAX } };
+  const uint64_t tf[] = { 0, 5, 11 };
+  ppd_profile p;
+  init_profile (&p, 3, "a.c", 2);
+  set_fn (&p.fns[0], "f", 0xdeadbeef, PP_FN_TRAINED | PP_FN_PPP, pf, 2, tf,
+          3);
+  p.fns[0].dropped = 2;
+  set_fn (&p.fns[1], "g", 7, 0, NULL, 0, NULL, 0);
+
+  unsigned char *buf;
+  size_t len;
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
+  CU_ASSERT_EQUAL (memcmp (buf, "PPD\x01", 4), 0);
+  CU_ASSERT_EQUAL (buf[4], 2); /* version 2 */
+
+  ppd_profile q;
+  const char *why = NULL;
+  CU_ASSERT_EQUAL_FATAL (ppd_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL (q.runs, 3);
+  CU_ASSERT_STRING_EQUAL (q.source, "a.c");
+  CU_ASSERT_EQUAL_FATAL (q.nfns, 2);
+  const ppd_fn *f = &q.fns[0], *g = &q.fns[1];
+  CU_ASSERT_STRING_EQUAL (f->name, "f");
+  CU_ASSERT_EQUAL (f->checksum, 0xdeadbeef);
+  CU_ASSERT_EQUAL (f->flags, PP_FN_TRAINED | PP_FN_PPP);
+  CU_ASSERT_EQUAL (f->num_paths, 16);
+  CU_ASSERT_EQUAL (f->dropped, 2);
+  CU_ASSERT_EQUAL (f->meta_len, p.fns[0].meta_len);
+  CU_ASSERT_STRING_EQUAL (f->meta, p.fns[0].meta);
+  CU_ASSERT_EQUAL_FATAL (f->npairs, 2);
+  CU_ASSERT_EQUAL (f->pairs[0].id, 1);
+  CU_ASSERT_EQUAL (f->pairs[0].count, 10);
+  CU_ASSERT_EQUAL (f->pairs[1].id, 5);
+  CU_ASSERT_EQUAL (f->pairs[1].count, UINT64_MAX);
+  CU_ASSERT_EQUAL_FATAL (f->ntrained, 3);
+  CU_ASSERT_EQUAL (f->trained[0], 0);
+  CU_ASSERT_EQUAL (f->trained[1], 5);
+  CU_ASSERT_EQUAL (f->trained[2], 11);
+  CU_ASSERT_STRING_EQUAL (g->name, "g");
+  CU_ASSERT_EQUAL (g->checksum, 7);
+  CU_ASSERT_EQUAL (g->flags, 0);
+  CU_ASSERT_EQUAL (g->npairs, 0);
+  CU_ASSERT_EQUAL (g->ntrained, 0);
+
+  /* Encoding what was decoded gives the same bytes.  */
+  unsigned char *again;
+  size_t again_len;
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&q, &again, &again_len), 0);
+  CU_ASSERT_EQUAL_FATAL (again_len, len);
+  CU_ASSERT_EQUAL (memcmp (again, buf, len), 0);
+  free (again);
+  free (buf);
+  ppd_free (&q);
+  ppd_free (&p);
+}
+
+static void
+test_files (void)
+{
+  const ppd_pair pf[] = { { 2, 3 } };
+  const uint64_t tf[] = { 2, 4 };
+  ppd_profile p, q;
+  one_fn_profile (&p, PP_FN_TRAINED, pf, 1, tf, 2);
+  char dir[] = "/tmp/test_ppd.XXXXXX";
+  CU_ASSERT_PTR_NOT_NULL_FATAL (mkdtemp (dir));
+  char path[64];
+  snprintf (path, sizeof path, "%s/x.ppd", dir);
+  const char *why = NULL;
+  CU_ASSERT_EQUAL (ppd_read_file (path, &q, &why), 1); /* no file yet */
+  CU_ASSERT_EQUAL_FATAL (ppd_write_file (path, &p), 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_read_file (path, &q, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (q.nfns, 1);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].ntrained, 2);
+  CU_ASSERT_EQUAL (q.fns[0].trained[0], 2);
+  CU_ASSERT_EQUAL (q.fns[0].trained[1], 4);
+  ppd_free (&q);
+
+  /* The same file cut short by one byte.  */
+  FILE *fp = fopen (path, "rb");
+  CU_ASSERT_PTR_NOT_NULL_FATAL (fp);
+  CU_ASSERT_EQUAL (fseek (fp, 0, SEEK_END), 0);
+  long size = ftell (fp);
+  fclose (fp);
+  CU_ASSERT_FATAL (size > PPD_HEADER_SIZE);
+  CU_ASSERT_EQUAL_FATAL (truncate (path, size - 1), 0);
+  why = NULL;
+  CU_ASSERT_EQUAL (ppd_read_file (path, &q, &why), -1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (why);
+  CU_ASSERT_STRING_EQUAL (why, "truncated");
+  unlink (path);
+  rmdir (dir);
+  ppd_free (&p);
+}
+
+static void
+test_version1 (void)
+{
+  image im;
+  old_image (&im, 1, 0);
+  ppd_profile p;
+  const char *why = NULL;
+  CU_ASSERT_EQUAL_FATAL (ppd_decode (im.buf, im.len, &p, &why), 0);
+  CU_ASSERT_EQUAL (p.runs, 4);
+  CU_ASSERT_STRING_EQUAL (p.source, "old.c");
+  CU_ASSERT_EQUAL_FATAL (p.nfns, 1);
+  const ppd_fn *h = &p.fns[0];
+  CU_ASSERT_STRING_EQUAL (h->name, "h");
+  CU_ASSERT_EQUAL (h->checksum, 9);
+  CU_ASSERT_EQUAL (h->flags, 0);
+  CU_ASSERT_EQUAL (h->num_paths, 3);
+  CU_ASSERT_EQUAL (h->dropped, 5);
+  CU_ASSERT_EQUAL (h->meta_len, 4);
+  CU_ASSERT_STRING_EQUAL (h->meta, "meta");
+  CU_ASSERT_EQUAL_FATAL (h->npairs, 2);
+  CU_ASSERT_EQUAL (h->pairs[0].id, 0);
+  CU_ASSERT_EQUAL (h->pairs[0].count, 1);
+  CU_ASSERT_EQUAL (h->pairs[1].id, 2);
+  CU_ASSERT_EQUAL (h->pairs[1].count, 6);
+  CU_ASSERT_EQUAL (h->ntrained, 0);
+
+  /* Written again, it is a version 2 file with an empty trained list:
+     the version 1 bytes with 8 more at the end.  */
+  unsigned char *buf;
+  size_t len;
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
+  image v2;
+  old_image (&v2, 2, 1);
+  CU_ASSERT_EQUAL_FATAL (len, v2.len);
+  CU_ASSERT_EQUAL (memcmp (buf, v2.buf, len), 0);
+  free (buf);
+  ppd_free (&p);
+
+  /* The version decides: the version 1 payload under version 2 lacks the
+     trained list, and other versions are refused.  */
+  old_image (&im, 2, 0);
+  expect_reject (im.buf, im.len, "malformed contents");
+  old_image (&im, 3, 0);
+  expect_reject (im.buf, im.len,
+                 "profile format version not supported by this ppgcc");
+}
+
+static void
+test_merge (void)
+{
+  const ppd_pair pa[] = { { 1, 2 }, { 3, 4 } };
+  const ppd_pair pb[] = { { 3, 1 }, { 9, 7 } };
+  const uint64_t ta[] = { 1, 5 }, tb[] = { 2, 5, 9 };
+  ppd_profile a, b;
+  one_fn_profile (&a, PP_FN_TRAINED, pa, 2, ta, 2);
+  one_fn_profile (&b, PP_FN_TRAINED, pb, 2, tb, 3);
+  a.fns[0].dropped = 1;
+  b.fns[0].dropped = 2;
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&a, &b, NULL, NULL), 0);
+  CU_ASSERT_EQUAL (a.runs, 2);
+  CU_ASSERT_EQUAL_FATAL (a.nfns, 1);
+  const ppd_fn *f = &a.fns[0];
+  CU_ASSERT_EQUAL (f->flags, PP_FN_TRAINED);
+  CU_ASSERT_EQUAL (f->dropped, 3);
+  CU_ASSERT_EQUAL_FATAL (f->npairs, 3);
+  CU_ASSERT_EQUAL (f->pairs[0].id, 1);
+  CU_ASSERT_EQUAL (f->pairs[0].count, 2);
+  CU_ASSERT_EQUAL (f->pairs[1].id, 3);
+  CU_ASSERT_EQUAL (f->pairs[1].count, 5);
+  CU_ASSERT_EQUAL (f->pairs[2].id, 9);
+  CU_ASSERT_EQUAL (f->pairs[2].count, 7);
+  CU_ASSERT_EQUAL_FATAL (f->ntrained, 4);
+  CU_ASSERT_EQUAL (f->trained[0], 1);
+  CU_ASSERT_EQUAL (f->trained[1], 2);
+  CU_ASSERT_EQUAL (f->trained[2], 5);
+  CU_ASSERT_EQUAL (f->trained[3], 9);
+
+  /* Into an empty profile (as ppprof merge starts): the list is kept.  */
+  ppd_profile m = { 0 };
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&m, &b, NULL, NULL), 0);
+  CU_ASSERT_EQUAL_FATAL (m.nfns, 1);
+  CU_ASSERT_EQUAL (m.fns[0].flags, PP_FN_TRAINED);
+  CU_ASSERT_EQUAL_FATAL (m.fns[0].ntrained, 3);
+  CU_ASSERT_EQUAL (m.fns[0].trained[0], 2);
+  CU_ASSERT_EQUAL (m.fns[0].trained[1], 5);
+  CU_ASSERT_EQUAL (m.fns[0].trained[2], 9);
+  CU_ASSERT_PTR_NOT_EQUAL (m.fns[0].trained, b.fns[0].trained); /* a copy */
+
+  /* A profile without a trained list (version 1, say) adds its counts and
+     leaves the list alone.  */
+  ppd_profile c;
+  one_fn_profile (&c, 0, pa, 1, NULL, 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&m, &c, NULL, NULL), 0);
+  CU_ASSERT_EQUAL (m.fns[0].flags, PP_FN_TRAINED);
+  CU_ASSERT_EQUAL (m.fns[0].ntrained, 3);
+  CU_ASSERT_EQUAL_FATAL (m.fns[0].npairs, 3);
+  CU_ASSERT_EQUAL (m.fns[0].pairs[0].id, 1);
+  CU_ASSERT_EQUAL (m.fns[0].pairs[0].count, 2);
+  ppd_free (&c);
+  ppd_free (&m);
+  ppd_free (&b);
+  ppd_free (&a);
+}
+
+/* Encodes a one-function profile with trained list T and decodes it.  */
+static int
+decode_trained (const uint64_t *t, uint64_t n, const char **why)
+{
+  const ppd_pair pf[] = { { 0, 1 } };
+  ppd_profile p, q;
+  one_fn_profile (&p, PP_FN_TRAINED, pf, 1, t, n);
+  unsigned char *buf;
+  size_t len;
+  int rc = -2;
+  if (ppd_encode (&p, &buf, &len) == 0)
+    {
+      rc = ppd_decode (buf, len, &q, why);
+      if (rc == 0)
+        ppd_free (&q);
+      free (buf);
+    }
+  ppd_free (&p);
+  return rc;
+}
+
+static void
+test_trained_order (void)
+{
+  const uint64_t ascending[] = { 3, 5 }, descending[] = { 5, 3 };
+  const uint64_t repeated[] = { 3, 5, 5 };
+  const char *why = NULL;
+  CU_ASSERT_EQUAL (decode_trained (ascending, 2, &why), 0);
+  why = NULL;
+  CU_ASSERT_EQUAL (decode_trained (descending, 2, &why), -1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (why);
+  CU_ASSERT_STRING_EQUAL (why, "malformed contents");
+  why = NULL;
+  CU_ASSERT_EQUAL (decode_trained (repeated, 3, &why), -1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (why);
+  CU_ASSERT_STRING_EQUAL (why, "malformed contents");
+}
+
+/* One flipped payload bit is caught by the checksum; pairs must ascend
+   as trained ids do.  */
+static void
+test_corrupted (void)
+{
+  const ppd_pair ascending[] = { { 1, 1 }, { 2, 1 } };
+  const ppd_pair descending[] = { { 2, 1 }, { 1, 1 } };
+  ppd_profile p;
+  unsigned char *buf;
+  size_t len;
+  one_fn_profile (&p, 0, ascending, 2, NULL, 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
+  ppd_free (&p);
+  buf[len - 9] ^= 4; /* in the last count */
+  expect_reject (buf, len, "checksum mismatch (corrupted)");
+  free (buf);
+
+  one_fn_profile (&p, 0, descending, 2, NULL, 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
+  ppd_free (&p);
+  expect_reject (buf, len, "malformed contents");
+  free (buf);
+}
+
+static void
+test_truncated (void)
+{
+  const ppd_pair pf[] = { { 0, 1 }, { 4, 2 } };
+  const uint64_t tf[] = { 1, 2 };
+  ppd_profile p;
+  one_fn_profile (&p, PP_FN_TRAINED, pf, 2, tf, 2);
+  unsigned char *buf;
+  size_t len;
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
+  ppd_free (&p);
+
+  /* Every prefix of the image is refused.  */
+  int accepted = 0;
+  for (size_t n = 0; n < len; n++)
+    {
+      ppd_profile q;
+      const char *why = NULL;
+      if (ppd_decode (buf, n, &q, &why) == 0)
+        {
+          accepted++;
+          ppd_free (&q);
+        }
+    }
+  CU_ASSERT_EQUAL (accepted, 0);
+  expect_reject (buf, 10, "truncated header");
+  expect_reject (buf, len - 1, "truncated");
+  expect_reject (buf, len - 8, "truncated");
+
+  /* Cut inside the payload with a header that agrees: the trained list
+     claims one id more than there is.  */
+  unsigned char *copy = malloc (len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (copy);
+  memcpy (copy, buf, len);
+  store_le (copy + len - 3 * 8, 3, 8); /* ntrained, before the two ids */
+  seal (copy, len, 2);
+  expect_reject (copy, len, "malformed contents");
+  /* Control: with the true count the resealed image decodes.  */
+  store_le (copy + len - 3 * 8, 2, 8);
+  seal (copy, len, 2);
+  ppd_profile q;
+  const char *why = NULL;
+  CU_ASSERT_EQUAL (ppd_decode (copy, len, &q, &why), 0);
+  ppd_free (&q);
+  free (copy);
+
+  /* The other way round: bytes after the image, or after the last
+     function with a header that counts them.  */
+  unsigned char *longer = calloc (len + 1, 1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (longer);
+  memcpy (longer, buf, len);
+  expect_reject (longer, len + 1, "trailing bytes after the profile");
+  seal (longer, len + 1, 2);
+  expect_reject (longer, len + 1, "malformed contents");
+  free (longer);
+  free (buf);
+}
+
+void
+pp_add_ppd_tests (void)
+{
+  CU_pSuite s = CU_add_suite ("ppd codec", NULL, NULL);
+  CU_add_test (s, "version 2 round trip with trained lists", test_round_trip);
+  CU_add_test (s, "files", test_files);
+  CU_add_test (s, "version 1 image", test_version1);
+  CU_add_test (s, "merge: counts add, trained sets unite", test_merge);
+  CU_add_test (s, "trained list must ascend", test_trained_order);
+  CU_add_test (s, "corrupted images", test_corrupted);
+  CU_add_test (s, "truncated images", test_truncated);
+}

@@ -1,0 +1,8 @@
+/* CUnit tests of the .ppd codec (lib/ppd_codec.c).  */
+#ifndef PP_TEST_PPD_H
+#define PP_TEST_PPD_H
+
+/* Adds the suite "ppd codec" to the current CUnit registry.  */
+void pp_add_ppd_tests (void);
+
+#endif
