@@ -184,6 +184,13 @@ unsigned pp_graph_edge_flags (const pp_graph *g, int e) { return g->flags[e]; }
 double pp_graph_edge_weight (const pp_graph *g, int e) { return g->weight[e]; }
 
 void
+pp_graph_set_edge_weight (pp_graph *g, int e, double weight)
+{
+  if (e >= 0 && e < g->num_edges)
+    g->weight[e] = weight;
+}
+
+void
 pp_graph_node_lines (const pp_graph *g, int node, unsigned *first,
                      unsigned *last)
 {

@@ -137,6 +137,32 @@ executed_paths (const ppd_fn *f, const pp_numbering *n,
     }
 }
 
+/* Edge counts from F's path counts, as the CFG's edge weights: counter
+   placement then puts the increments on the edges the training run took
+   least (Ball and Larus' placement with an edge profile; thesis §3.6
+   "Counter optimizations").  */
+void
+set_edge_weights (const ppd_fn *f, const ppgcc_cfg &cfg,
+                  const pp_numbering *n)
+{
+  std::vector<double> w (pp_graph_num_edges (cfg.graph), 0.0);
+  for (uint64_t k = 0; k < f->npairs; k++)
+    {
+      int *edges;
+      int len = pp_regenerate (n, f->pairs[k].id, &edges);
+      for (int i = 0; i < len; i++)
+        {
+          const pp_dag_edge *de = &n->dag[edges[i]];
+          if (de->kind == PP_DAG_REAL)
+            w[de->cfg_edge] += (double) f->pairs[k].count;
+        }
+      if (len >= 0)
+        free (edges);
+    }
+  for (size_t e = 0; e < w.size (); e++)
+    pp_graph_set_edge_weight (cfg.graph, (int) e, w[e]);
+}
+
 /* The paths the spec file names for NAME.  */
 void
 spec_paths (const char *name, uint32_t checksum, const ppgcc_cfg &cfg,
@@ -150,7 +176,8 @@ spec_paths (const char *name, uint32_t checksum, const ppgcc_cfg &cfg,
         continue;
       if (sf->has_checksum && sf->checksum != checksum)
         {
-          warning (OPT_Wcoverage_mismatch,
+          if (warn_coverage_mismatch)
+            warning (0,
                    "ppgcc: %s:%d: the paths given for %qs are for another "
                    "CFG (checksum 0x%x, the function has 0x%x); ignored",
                    spec->filename, sf->line, name, sf->checksum, checksum);
@@ -226,7 +253,8 @@ ppgcc_interesting_paths (function *fun, const char *name, uint32_t checksum,
       const ppd_fn *f = lookup (name, checksum, &mismatch, &other);
       if (mismatch)
         {
-          warning_at (DECL_SOURCE_LOCATION (fun->decl), OPT_Wcoverage_mismatch,
+          if (warn_coverage_mismatch)
+            warning_at (DECL_SOURCE_LOCATION (fun->decl), 0,
                       "ppgcc: the path profile of %qs does not match its "
                       "control flow (CFG checksum 0x%x, profile 0x%x): "
                       "profiled with Ball-Larus numbering instead",
@@ -235,7 +263,10 @@ ppgcc_interesting_paths (function *fun, const char *name, uint32_t checksum,
         }
       /* Not in the profile: it never ran in training (or is new).  */
       if (f)
-        executed_paths (f, n, ids);
+        {
+          executed_paths (f, n, ids);
+          set_edge_weights (f, cfg, n);
+        }
     }
   spec_paths (name, checksum, cfg, n, ids);
   std::sort (ids.begin (), ids.end ());

@@ -50,6 +50,9 @@ int pp_graph_edge_src (const pp_graph *g, int edge);
 int pp_graph_edge_dst (const pp_graph *g, int edge);
 unsigned pp_graph_edge_flags (const pp_graph *g, int edge);
 double pp_graph_edge_weight (const pp_graph *g, int edge);
+/* Sets an edge's execution-count estimate (negative: unknown), e.g. from a
+   profile, for counter placement; the numbering does not depend on it.  */
+void pp_graph_set_edge_weight (pp_graph *g, int edge, double weight);
 /* The edge SRC->DST (the first one when there are several), or -1. */
 int pp_graph_find_edge (const pp_graph *g, int src, int dst);
 
