@@ -51,7 +51,10 @@ fn_desc_type ()
   add_field (&fields, "meta_len", unsigned_type_node);
   add_field (&fields, "reserved", unsigned_type_node);
   add_field (&fields, "rt_private", ptr_type_node);
-  add_field (&fields, "ppp_slots", build_pointer_type (ppgcc_u64_type ()));
+  add_field (&fields, "ppp_ids",
+             build_pointer_type (build_qualified_type (ppgcc_u64_type (),
+                                                       TYPE_QUAL_CONST)));
+  add_field (&fields, "ppp_counts", build_pointer_type (ppgcc_u64_type ()));
   add_field (&fields, "ppp_size", ppgcc_u64_type ());
   add_field (&fields, "trained",
              build_pointer_type (build_qualified_type (ppgcc_u64_type (),
@@ -110,30 +113,33 @@ ppgcc_new_counters (uint64_t num_paths)
   return var;
 }
 
-/* An array of u64 initialised with VALUES at the even indices when PAIRS
-   (the PPP slots: Ball-Larus id, count), else with VALUES as they are.  */
+/* A constructor for an array of u64: VALUES, the rest zero.  */
 static tree
-u64_array_init (tree type, const std::vector<uint64_t> &values, bool pairs)
+u64_array_init (tree type, const std::vector<uint64_t> &values)
 {
   vec<constructor_elt, va_gc> *v = NULL;
   for (size_t i = 0; i < values.size (); i++)
-    CONSTRUCTOR_APPEND_ELT (v, size_int (pairs ? 2 * i : i),
+    CONSTRUCTOR_APPEND_ELT (v, size_int (i),
                             build_int_cstu (ppgcc_u64_type (), values[i]));
   return build_constructor (type, v);
 }
 
-tree
-ppgcc_new_ppp_slots (const std::vector<uint64_t> &slot_ids)
+void
+ppgcc_new_ppp_arrays (ppgcc_fn &fn)
 {
-  /* One more slot: the sentinel that out-of-range PPP ids clamp to.  */
-  std::vector<uint64_t> ids (slot_ids);
+  /* One more entry: the sentinel that out-of-range PPP ids clamp to.  */
+  std::vector<uint64_t> ids (fn.slot_ids);
   ids.push_back (UINT64_MAX);
-  tree type = build_array_type_nelts (ppgcc_u64_type (), 2 * ids.size ());
-  tree var = new_static_var (type, "__pp_slots");
-  DECL_NONALIASED (var) = 1;
-  DECL_INITIAL (var) = u64_array_init (type, ids, true);
-  varpool_node::finalize_decl (var);
-  return var;
+  tree ctype = build_qualified_type (ppgcc_u64_type (), TYPE_QUAL_CONST);
+  tree type = build_array_type_nelts (ctype, ids.size ());
+  fn.ppp_ids = new_static_var (type, "__pp_ppp_ids");
+  TREE_READONLY (fn.ppp_ids) = 1;
+  DECL_INITIAL (fn.ppp_ids) = u64_array_init (type, ids);
+  varpool_node::finalize_decl (fn.ppp_ids);
+  /* Kept even where every load of it was folded: the descriptor, made
+     later, points at it.  */
+  varpool_node::get (fn.ppp_ids)->force_output = true;
+  fn.ppp_counts = ppgcc_new_counters (ids.size ());
 }
 
 tree
@@ -223,13 +229,17 @@ ppgcc_emit_unit ()
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 6),
                               build_int_cstu (unsigned_type_node,
                                               fn.meta.size ()));
-      if (fn.ppp_slots)
+      if (fn.ppp_ids)
         {
           CONSTRUCTOR_APPEND_ELT (v, field (dtype, 9),
+                                  fold_convert (TREE_TYPE (field (dtype, 9)),
+                                                build_fold_addr_expr (
+                                                    fn.ppp_ids)));
+          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 10),
                                   fold_convert (counters_ptr,
                                                 build_fold_addr_expr (
-                                                    fn.ppp_slots)));
-          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 10),
+                                                    fn.ppp_counts)));
+          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 11),
                                   build_int_cstu (ppgcc_u64_type (),
                                                   fn.ppp_size));
         }
@@ -240,13 +250,13 @@ ppgcc_emit_unit ()
           tree atype = build_array_type_nelts (ctype, fn.trained.size ());
           tree arr = new_static_var (atype, "__pp_trained");
           TREE_READONLY (arr) = 1;
-          DECL_INITIAL (arr) = u64_array_init (atype, fn.trained, false);
+          DECL_INITIAL (arr) = u64_array_init (atype, fn.trained);
           define_var (arr);
-          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 11),
-                                  fold_convert (TREE_TYPE (field (dtype, 11)),
+          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 12),
+                                  fold_convert (TREE_TYPE (field (dtype, 12)),
                                                 build_fold_addr_expr (arr)));
         }
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 12),
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 13),
                               build_int_cstu (ppgcc_u64_type (),
                                               fn.trained.size ()));
       DECL_INITIAL (fn.desc) = build_constructor (dtype, v);

@@ -74,9 +74,10 @@ struct ppgcc_fn
   uint64_t num_paths;
   tree counters;          /* the counter array, or NULL_TREE (hash mode) */
   tree desc;              /* its struct __pp_fn_desc variable */
-  /* PP_FN_PPP: the slot array (rt_abi.h), its size, the PPP id of slot 0,
-     and the Ball-Larus id each slot holds (UINT64_MAX: none).  */
-  tree ppp_slots = NULL_TREE;
+  /* PP_FN_PPP (rt_abi.h): the read-only Ball-Larus ids by PPP index
+     (UINT64_MAX: none), the counts, their size, and the PPP id of index
+     0.  */
+  tree ppp_ids = NULL_TREE, ppp_counts = NULL_TREE;
   uint64_t ppp_size = 0;
   uint64_t ppp_base = 0;
   std::vector<uint64_t> slot_ids;
@@ -114,7 +115,7 @@ void ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
 tree ppgcc_u64_type ();
 tree ppgcc_new_counters (uint64_t num_paths);
 tree ppgcc_new_desc ();
-tree ppgcc_new_ppp_slots (const std::vector<uint64_t> &slot_ids);
+void ppgcc_new_ppp_arrays (ppgcc_fn &fn);
 void ppgcc_emit_unit ();
 std::string ppgcc_ppd_path ();
 

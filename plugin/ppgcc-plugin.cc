@@ -40,13 +40,13 @@ enum counting
 {
   COUNT_ARRAY, /* counters[BL id] */
   COUNT_HASH,  /* the runtime's hash table, by BL id */
-  COUNT_PPP    /* the PPP slot array, misses by BL id in the side table */
+  COUNT_PPP    /* counts by PPP id, misses by BL id in the side table */
 };
 
 static const char *const counting_name[] = { "bl", "hash", "ppp" };
 
 /* Preferential path profiling of the interesting paths IDS (thesis Fig
-   3.10), when it pays: returns COUNT_PPP with FN's slots filled in, or how
+   3.10), when it pays: returns COUNT_PPP with FN's arrays made, or how
    to count instead.  */
 static counting
 choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
@@ -91,7 +91,7 @@ choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
       if (j < size)
         fn.slot_ids[j] = ids[i];
     }
-  fn.ppp_slots = ppgcc_new_ppp_slots (fn.slot_ids);
+  ppgcc_new_ppp_arrays (fn);
   return COUNT_PPP;
 }
 

@@ -38,8 +38,8 @@ gen_increment (gimple_seq *seq, tree ref)
 static tree
 array_ref (tree array, tree index)
 {
-  return build4 (ARRAY_REF, ppgcc_u64_type (), array, index, NULL_TREE,
-                 NULL_TREE);
+  return build4 (ARRAY_REF, TREE_TYPE (TREE_TYPE (array)), array, index,
+                 NULL_TREE, NULL_TREE);
 }
 
 /* __pp_hash_hit (&desc, ID): hash mode, and PPP misses.  */
@@ -73,22 +73,57 @@ path_index (gimple_seq *seq, tree reg, bool uses_reg, uint64_t off)
   return index;
 }
 
+/* The miss arm of a PPP check: the side table counts by Ball-Larus id.
+   On x86-64 through __pp_ppp_miss from inline assembly, which preserves
+   every register: to the compiler the arm is then no call at all, so the
+   instrumented function stays a leaf where it was one and keeps its values
+   in caller-saved registers (a real call, even on a cold arm, made GCC
+   save registers in the prologue of hot functions like bzip2's mainGtU).
+   The red zone is stepped over before the call.  */
+static void
+gen_ppp_miss (gimple_seq *seq, tree bl, const ppgcc_fn &fn)
+{
+#if defined(__x86_64__)
+  if (TYPE_PRECISION (ptr_type_node) == 64)
+    {
+      vec<tree, va_gc> *inputs = NULL, *clobbers = NULL;
+      vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE,
+                                                               build_string (2, "D")),
+                                              build_fold_addr_expr (fn.desc)));
+      vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE,
+                                                               build_string (2, "S")),
+                                              bl));
+      vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                                build_string (3, "cc")));
+      gasm *call = gimple_build_asm_vec ("lea -128(%%rsp), %%rsp\n\t"
+                                         "call __pp_ppp_miss@PLT\n\t"
+                                         "lea 128(%%rsp), %%rsp",
+                                         inputs, NULL, clobbers, NULL);
+      gimple_asm_set_volatile (call, true);
+      gimple_seq_add_stmt (seq, call);
+      return;
+    }
+#endif
+  gen_hash_hit (seq, bl, fn);
+}
+
 /* A PPP check whose two arms are built once the check has a block of its
    own (see split_ppp_checks), keyed by the temporary it compares.  */
 struct ppp_check
 {
-  tree count_index; /* index of the slot's count in ppp_slots */
-  tree bl;          /* the Ball-Larus id, for a miss */
+  tree index; /* the clamped PPP index */
+  tree bl;    /* the Ball-Larus id, for a miss */
 };
 typedef std::vector<std::pair<tree, ppp_check> > ppp_checks;
 
 /* A path end with preferential path profiling (thesis §3.2.3, §3.6
-   "Additional checks"): the PPP id, clamped to the sentinel slot (a
-   conditional move, not a branch), picks a slot; the slot's Ball-Larus id
-   tells an interesting path from an alias or an untested path.  Emits
-     j = MIN (ppp - base, size); k = 2 * j; t = slots[k];
-     if (t == bl)   <- split later: slots[k + 1]++ / __pp_hash_hit (bl)
-   When both ids are constants here, the outcome is known: no check.  */
+   "Additional checks"): the PPP id, clamped to the sentinel (a conditional
+   move, not a branch), indexes the read-only Ball-Larus ids, which tell an
+   interesting path from an alias or an untested one:
+     j = MIN (ppp - base, size); t = ppp_ids[j];
+     if (t == bl)   <- split later: ppp_counts[j]++ / miss (bl)
+   Where both ids are constants here the outcome is known: no check (and
+   where GCC later finds them constant, it folds the check itself).  */
 static void
 gen_ppp_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
                const ppgcc_fn &fn, ppp_checks &checks)
@@ -98,37 +133,28 @@ gen_ppp_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
   uint64_t off = p.ppp_count_off - fn.ppp_base;
   if (!p.ppp_count_uses_reg && !p.count_uses_reg)
     {
-      uint64_t j = off < fn.ppp_size ? off : fn.ppp_size;
-      if (j < fn.ppp_size && fn.slot_ids[j] == p.count_off)
-        gen_increment (seq, array_ref (fn.ppp_slots, u64_cst (2 * j + 1)));
+      if (off < fn.ppp_size && fn.slot_ids[off] == p.count_off)
+        gen_increment (seq, array_ref (fn.ppp_counts, u64_cst (off)));
       else
-        gen_hash_hit (seq, bl, fn);
+        gen_ppp_miss (seq, bl, fn);
       return;
     }
-  tree k;
+  tree j;
   if (p.ppp_count_uses_reg)
     {
       tree ppp = path_index (seq, regs[1], true, off);
-      tree j = create_tmp_reg (u64, "pp_j");
+      j = create_tmp_reg (u64, "pp_j");
       gimple_seq_add_stmt (seq, gimple_build_assign (j, MIN_EXPR, ppp,
                                                      u64_cst (fn.ppp_size)));
-      k = create_tmp_reg (u64, "pp_k");
-      gimple_seq_add_stmt (seq, gimple_build_assign (k, LSHIFT_EXPR, j,
-                                                     build_int_cst (
-                                                         integer_type_node,
-                                                         1)));
     }
   else
-    k = u64_cst (2 * (off < fn.ppp_size ? off : fn.ppp_size));
+    j = u64_cst (off < fn.ppp_size ? off : fn.ppp_size);
   tree t = create_tmp_reg (u64, "pp_t");
-  gimple_seq_add_stmt (seq, gimple_build_assign (t, array_ref (fn.ppp_slots,
-                                                               k)));
-  tree count_index = create_tmp_reg (u64, "pp_k");
-  gimple_seq_add_stmt (seq, gimple_build_assign (count_index, PLUS_EXPR, k,
-                                                 u64_cst (1)));
+  gimple_seq_add_stmt (seq, gimple_build_assign (t, array_ref (fn.ppp_ids,
+                                                               j)));
   gimple_seq_add_stmt (seq, gimple_build_cond (EQ_EXPR, t, bl, NULL_TREE,
                                                NULL_TREE));
-  checks.push_back ({ t, { count_index, bl } });
+  checks.push_back ({ t, { j, bl } });
 }
 
 /* counter[index]++ for a probe that ends a path.  */
@@ -136,7 +162,7 @@ static void
 gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
            const ppgcc_fn &fn, ppp_checks &checks)
 {
-  if (fn.ppp_slots)
+  if (fn.ppp_ids)
     {
       gen_ppp_count (seq, p, regs, fn, checks);
       return;
@@ -171,7 +197,7 @@ gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
 }
 
 /* Gives each PPP check the control flow it stands for: the block is split
-   after the condition, the hit arm counts in the slot, the miss arm (laid
+   after the condition, the hit arm counts by PPP id, the miss arm (laid
    out as unlikely) hands the Ball-Larus id to the side table.  Checks are
    found by their compared temporary, so copies made for several edges are
    split too.  */
@@ -214,8 +240,8 @@ split_ppp_checks (function *fun, const ppp_checks &checks,
       make_single_succ_edge (hit, join, EDGE_FALLTHRU);
       make_single_succ_edge (miss, join, EDGE_FALLTHRU);
       gimple_seq hit_seq = NULL, miss_seq = NULL;
-      gen_increment (&hit_seq, array_ref (fn.ppp_slots, ch->count_index));
-      gen_hash_hit (&miss_seq, ch->bl, fn);
+      gen_increment (&hit_seq, array_ref (fn.ppp_counts, ch->index));
+      gen_ppp_miss (&miss_seq, ch->bl, fn);
       gimple_stmt_iterator gsi = gsi_start_bb (hit);
       gsi_insert_seq_after (&gsi, hit_seq, GSI_NEW_STMT);
       gsi = gsi_start_bb (miss);
@@ -270,10 +296,10 @@ void
 ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
                      const pp_probe *probes, int nprobes, const ppgcc_fn &fn)
 {
-  /* The Ball-Larus register, and the PPP one when there are PPP slots
+  /* The Ball-Larus register, and the PPP one when there are PPP arrays
      (thesis §3.6 "Register usage": both change on the same chords).  */
   tree regs[2] = { create_tmp_var (ppgcc_u64_type (), "pp_path"),
-                   fn.ppp_slots ? create_tmp_var (ppgcc_u64_type (), "pp_ppp")
+                   fn.ppp_ids ? create_tmp_var (ppgcc_u64_type (), "pp_ppp")
                                 : NULL_TREE };
   ppp_checks checks;
   /* Block-end probes first: on an edge they must come before the edge's

@@ -11,6 +11,15 @@
 #include <string.h>
 #include <sys/mman.h>
 
+/* __pp_ppp_miss (ppp_miss_x86_64.S) saves only the general registers and
+   the SSE state around __pp_hash_hit: the code it reaches must not touch
+   AVX state.  */
+#if defined(__x86_64__)
+#define GENERAL_REGS_ONLY __attribute__ ((target ("general-regs-only")))
+#else
+#define GENERAL_REGS_ONLY
+#endif
+
 #define SLOTS 4096 /* per table; the probe sequence looks at PROBES of them */
 #define PROBES 64
 
@@ -27,7 +36,7 @@ struct table
   _Atomic uint64_t dropped; /* only used in the first table */
 };
 
-static struct table *
+GENERAL_REGS_ONLY static struct table *
 new_table (void)
 {
   void *p = mmap (NULL, sizeof (struct table), PROT_READ | PROT_WRITE,
@@ -36,7 +45,7 @@ new_table (void)
 }
 
 /* The table after *LINK, created if missing.  */
-static struct table *
+GENERAL_REGS_ONLY static struct table *
 next_table (struct table *_Atomic *link)
 {
   struct table *t = atomic_load_explicit (link, memory_order_acquire);
@@ -51,7 +60,7 @@ next_table (struct table *_Atomic *link)
   return t;
 }
 
-static unsigned
+GENERAL_REGS_ONLY static unsigned
 hash (uint64_t id)
 {
   id ^= id >> 33;
@@ -60,7 +69,7 @@ hash (uint64_t id)
   return (unsigned) id;
 }
 
-void
+GENERAL_REGS_ONLY void
 __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
 {
   struct table *first

@@ -41,8 +41,8 @@ zero_counts (struct __pp_unit *u)
       struct __pp_fn_desc *fn = u->fns[f];
       if (fn->counters)
         memset (fn->counters, 0, fn->num_paths * sizeof *fn->counters);
-      for (uint64_t j = 0; fn->ppp_slots && j < fn->ppp_size; j++)
-        fn->ppp_slots[2 * j + 1] = 0;
+      if (fn->ppp_counts)
+        memset (fn->ppp_counts, 0, fn->ppp_size * sizeof *fn->ppp_counts);
       __pp_table_clear (fn);
     }
 }
@@ -131,7 +131,7 @@ cmp_pairs (const void *a, const void *b)
 }
 
 /* D's counts as ascending (Ball-Larus id, count) pairs: from the array
-   indexed by Ball-Larus id, from the PPP slots (each knows its path's
+   indexed by Ball-Larus id, from the PPP counts (ppp_ids gives each one's
    Ball-Larus id), and from the hash table (hash mode, PPP misses).  */
 static int
 collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
@@ -144,8 +144,8 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
   if (d->counters)
     for (uint64_t i = 0; i < d->num_paths; i++)
       cap += d->counters[i] != 0;
-  for (uint64_t j = 0; d->ppp_slots && j < d->ppp_size; j++)
-    cap += d->ppp_slots[2 * j + 1] != 0;
+  for (uint64_t j = 0; d->ppp_counts && j < d->ppp_size; j++)
+    cap += d->ppp_counts[j] != 0;
   fn->pairs = malloc ((cap + 1) * sizeof *fn->pairs);
   if (!fn->pairs)
     {
@@ -158,9 +158,9 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
     for (uint64_t i = 0; i < d->num_paths; i++)
       if (d->counters[i])
         out[n++] = (ppd_pair){ i, d->counters[i] };
-  for (uint64_t j = 0; d->ppp_slots && j < d->ppp_size; j++)
-    if (d->ppp_slots[2 * j + 1])
-      out[n++] = (ppd_pair){ d->ppp_slots[2 * j], d->ppp_slots[2 * j + 1] };
+  for (uint64_t j = 0; d->ppp_counts && j < d->ppp_size; j++)
+    if (d->ppp_counts[j])
+      out[n++] = (ppd_pair){ d->ppp_ids[j], d->ppp_counts[j] };
   memcpy (out + n, table, ntable * sizeof *table);
   n += ntable;
   free (table);

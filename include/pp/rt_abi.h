@@ -7,7 +7,7 @@
      - a constructor calling __pp_register_unit (&unit).
    At a path end the probe does counters[id]++ (array mode) or calls
    __pp_hash_hit (desc, id) (hash mode, functions with many paths); with
-   preferential path profiling it counts in ppp_slots (see below).
+   preferential path profiling it counts in ppp_counts (see below).
 
    Only __pp_-prefixed symbols are global in the runtime.  Any layout change
    bumps PP_ABI_VERSION; the runtime refuses units of another version with a
@@ -43,13 +43,16 @@ struct __pp_fn_desc
   uint32_t reserved;
   void *rt_private;       /* runtime's: the hash table (hash mode, and the
                              side table of PPP misses) */
-  /* PP_FN_PPP (thesis §3.2.3, §3.6): slot j of the PPP array is
-     ppp_slots[2j] = the Ball-Larus id of the interesting path numbered j,
-     ppp_slots[2j+1] = its count; slot ppp_size is a sentinel whose id,
-     UINT64_MAX, no path has.  A path end clamps its PPP id to ppp_size,
-     and counts in the slot when the slot's id equals its Ball-Larus id,
-     else calls __pp_hash_hit with the Ball-Larus id.  */
-  uint64_t *ppp_slots;    /* [2 * (ppp_size + 1)], or NULL */
+  /* PP_FN_PPP (thesis §3.2.3, §3.6 "Additional checks"): ppp_ids[j] is
+     the Ball-Larus id of the interesting path whose PPP id is j (minus the
+     function's smallest one), ppp_counts[j] its count; ppp_ids[ppp_size]
+     is a sentinel, UINT64_MAX, that no path has.  A path end clamps its
+     PPP id to ppp_size and counts in ppp_counts when ppp_ids there equals
+     its Ball-Larus id; else it hands the Ball-Larus id to the side table
+     (__pp_hash_hit, through __pp_ppp_miss on x86-64).  ppp_ids is
+     read-only, so the compiler folds the check where both ids are known.  */
+  const uint64_t *ppp_ids; /* [ppp_size + 1], or NULL */
+  uint64_t *ppp_counts;    /* [ppp_size + 1] */
   uint64_t ppp_size;
   /* PP_FN_TRAINED: the interesting (tested) paths, ascending.  */
   const uint64_t *trained;
@@ -69,6 +72,12 @@ struct __pp_unit
 
 void __pp_register_unit (struct __pp_unit *unit);
 void __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t path_id);
+/* x86-64: __pp_hash_hit for a PPP miss, called from inline assembly with
+   FN in %rdi and the id in %rsi after stepping over the red zone; it
+   preserves every register (but the flags), so that the probes' rare miss
+   arm does not make the instrumented function save registers around a
+   call.  */
+void __pp_ppp_miss (void);
 /* Writes (merges) every registered unit's profile now and zeroes the
    in-memory counters, so a later dump adds only what ran since.  */
 void __pp_dump (void);

@@ -1,0 +1,54 @@
+/* __pp_ppp_miss: the miss arm of a PPP check (include/pp/rt_abi.h) on
+   x86-64.  The probe calls it from inline assembly, with the function
+   descriptor in %rdi and the Ball-Larus id in %rsi, after moving %rsp
+   below the red zone; the compiler was told nothing else changes, so
+   every register but the flags is preserved here: the caller-saved
+   general registers on the stack, the SSE and x87 state with fxsave (the
+   C code it reaches uses no AVX state).  The stack is realigned for the
+   call into C, whatever its alignment at the inline call.  */
+#if defined(__x86_64__) && !defined(__ILP32__)
+	.text
+	.globl	__pp_ppp_miss
+	.hidden	__pp_ppp_miss
+	.type	__pp_ppp_miss, @function
+	.p2align 4
+__pp_ppp_miss:
+	.cfi_startproc
+	pushq	%rax
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 80
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	andq	$-64, %rsp
+	subq	$512, %rsp
+	fxsave64 (%rsp)
+	call	__pp_hash_hit@PLT
+	fxrstor64 (%rsp)
+	movq	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbp
+	.cfi_restore %rbp
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	popq	%rax
+	.cfi_adjust_cfa_offset -80
+	ret
+	.cfi_endproc
+	.size	__pp_ppp_miss, .-__pp_ppp_miss
+#endif
+	.section .note.GNU-stack,"",@progbits
