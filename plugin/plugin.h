@@ -58,8 +58,10 @@ struct ppgcc_options
   bool ppp_truncate = false;
   bool ppp_policy_set = false;
   /* Functions with at most this many Ball-Larus paths keep plain BL
-     counters even in PPP mode (exact and cheaper: one register).  */
+     counters even in PPP mode (exact and cheaper: one register); by
+     default array_max, so PPP replaces the hash table.  */
   unsigned long long ppp_min_paths = 0;
+  bool ppp_min_paths_set = false;
   bool opt_info = false;               /* -fopt-info-paths */
 };
 extern ppgcc_options ppgcc_opts;

@@ -47,19 +47,16 @@ static const char *const counting_name[] = { "bl", "hash", "ppp" };
 
 /* Preferential path profiling of the interesting paths IDS (thesis Fig
    3.10), when it pays: returns COUNT_PPP with FN's arrays made, or how
-   to count instead.  */
+   to count instead.  The numbering is made in every case, so that its
+   range and compactness can be reported.  */
 static counting
 choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
             const char *fname, uint64_t *range_out)
 {
   bool fits = n->num_paths <= ppgcc_opts.array_max;
-  /* Few paths: Ball-Larus ids index an array as well, with one register
-     and no check; residual paths are then found by ppprof from the
-     trained list.  No interesting path: every path end would miss.  */
-  if (fits && (n->num_paths <= ppgcc_opts.ppp_min_paths || ids.empty ()))
-    return COUNT_ARRAY;
+  counting fallback = fits ? COUNT_ARRAY : COUNT_HASH;
   if (ids.empty ())
-    return COUNT_HASH;
+    return fallback; /* every path end would miss */
   std::vector<int64_t> ppp_ids (ids.size ());
   char err[256];
   if (pp_ppp (n, ids.data (), (int) ids.size (), ppp_ids.data (), err,
@@ -68,20 +65,26 @@ choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
       warning (0, "ppgcc: %qs: no preferential numbering (%s); Ball-Larus "
                "instead", fname, err);
       n->ppp_done = 0;
-      return fits ? COUNT_ARRAY : COUNT_HASH;
+      return fallback;
     }
   uint64_t range = (uint64_t) (n->ppp_max - n->ppp_min) + 1;
   uint64_t size = range;
   *range_out = range;
-  if (range > ppgcc_opts.array_max)
+  /* Few paths: Ball-Larus ids index an array as well, with one register
+     and no check (measured on bzip2: +14.6% instructions against +36.3%
+     for dual counters everywhere); residual paths are then found by
+     ppprof from the trained list.  */
+  bool small = fits && n->num_paths <= ppgcc_opts.ppp_min_paths;
+  /* A range above the array: the §3.6 "hash table usage policy".  */
+  bool too_wide = range > ppgcc_opts.array_max
+                  && (!ppgcc_opts.ppp_truncate || ppgcc_opts.array_max == 0);
+  if (small || too_wide)
     {
-      if (!ppgcc_opts.ppp_truncate || ppgcc_opts.array_max == 0)
-        {
-          n->ppp_done = 0;
-          return fits ? COUNT_ARRAY : COUNT_HASH;
-        }
-      size = ppgcc_opts.array_max;
+      n->ppp_done = 0;
+      return fallback;
     }
+  if (range > ppgcc_opts.array_max)
+    size = ppgcc_opts.array_max;
   fn.ppp_base = (uint64_t) n->ppp_min;
   fn.ppp_size = size;
   fn.slot_ids.assign (size, UINT64_MAX);
@@ -254,6 +257,7 @@ parse_args (struct plugin_name_args *info)
           if (!parse_count (val, "-fprofile-paths-ppp-min-paths",
                             &ppgcc_opts.ppp_min_paths))
             return false;
+          ppgcc_opts.ppp_min_paths_set = true;
         }
       else if (!strcmp (key, "ppp-policy"))
         {
@@ -312,6 +316,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     return 1;
   if (!ppgcc_opts.ppp_policy_set)
     ppgcc_opts.ppp_truncate = ppgcc_opts.mode == PPGCC_MODE_RESIDUAL;
+  if (!ppgcc_opts.ppp_min_paths_set)
+    ppgcc_opts.ppp_min_paths = ppgcc_opts.array_max;
   if ((ppgcc_opts.mode == PPGCC_MODE_PPP
        || ppgcc_opts.mode == PPGCC_MODE_RESIDUAL)
       && !ppgcc_opts.use_profile && ppgcc_opts.interesting.empty ())
