@@ -170,6 +170,17 @@ int pp_regenerate (const pp_numbering *n, pp_pathid id, int **out);
 int pp_ppp (pp_numbering *n, const pp_pathid *ids, int nids, int64_t *ppp_ids,
             char *err, size_t errlen);
 
+/* Block and edge counts from a path profile (NPATHS Ball-Larus IDS with
+   their COUNTS): NODE_COUNT[num_nodes], EDGE_COUNT[num_cfg_edges]; KNOWN
+   [num_cfg_edges] is set for the edges whose count the profile determines
+   (the others, left 0, lie where flow is not conserved: after a noreturn
+   call, around abnormal edges).  Counts saturate.  Returns 0, or -1 when an
+   id is out of range.  */
+int pp_counts_from_paths (const pp_numbering *n, const pp_graph *g,
+                          const pp_pathid *ids, const uint64_t *counts,
+                          size_t npaths, uint64_t *node_count,
+                          uint64_t *edge_count, char *known);
+
 /* ----------------------------------------------------- counter placement */
 
 /* Chooses chords (edges off a maximum spanning tree, weights from the graph
