@@ -29,6 +29,8 @@
 #include "cfgloop.h"
 
 #include "pp/core.h"
+#include "pp/ppd.h"
+#include "pp/spec.h"
 
 #include <string>
 #include <vector>
@@ -99,14 +101,31 @@ void ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg);
 std::string ppgcc_metadata (function *fun, const ppgcc_cfg &cfg,
                             uint32_t checksum);
 
-/* profile-use.cc: the profile in use and the interesting paths.  Returns
-   false when FUN has no training information (no profile, or one for
-   another CFG: then a warning); else IDS gets the interesting Ball-Larus
-   ids, ascending and unique.  */
+/* profile-use.cc: the profile in use.  Whether there is one (*MISSING:
+   one was asked for and is not there); the profile's record of FUN by NAME
+   and CHECKSUM, or null (*MISMATCH, after a warning, when the record is
+   for another CFG); the -fprofile-paths-interesting spec, or null.  */
+bool ppgcc_profile_in_use (bool *missing);
+const ppd_fn *ppgcc_profile_function (function *fun, const char *name,
+                                      uint32_t checksum, bool *mismatch);
+const pp_spec *ppgcc_interesting_spec ();
+
+/* interesting.cc: the interesting paths of FUN.  Returns false when FUN
+   has no training information (no profile, or one for another CFG); else
+   IDS gets the interesting Ball-Larus ids, ascending and unique.  */
 bool ppgcc_interesting_paths (function *fun, const char *name,
                               uint32_t checksum, const ppgcc_cfg &cfg,
                               const pp_numbering *n,
                               std::vector<pp_pathid> &ids);
+
+/* spec-paths.cc: adds to IDS the paths SPEC names for NAME.  */
+void ppgcc_spec_paths (const pp_spec *spec, const char *name,
+                       uint32_t checksum, const ppgcc_cfg &cfg,
+                       const pp_numbering *n, std::vector<pp_pathid> &ids);
+
+/* path-opt.cc: GCC's profile of FUN from the path profile in use.  */
+void ppgcc_use_profile (function *fun);
+void ppgcc_register_feedback_pass (const char *plugin_name);
 
 /* probes.cc: insert the plan's probes.  */
 void ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,

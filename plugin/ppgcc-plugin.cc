@@ -193,7 +193,10 @@ public:
   }
   unsigned int execute (function *fun) final override
   {
-    instrument_function (fun);
+    if (ppgcc_opts.mode == PPGCC_MODE_USE)
+      ppgcc_use_profile (fun);
+    else
+      instrument_function (fun);
     return 0;
   }
 };
@@ -203,6 +206,8 @@ public:
 static void
 on_all_ipa_passes_start (void *, void *)
 {
+  if (ppgcc_opts.mode == PPGCC_MODE_USE)
+    return;
   ppgcc_emit_unit ();
   ppgcc_fns.clear ();
 }
@@ -325,13 +330,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
              "paths of %<-fuse-path-profile%> or "
              "%<-fprofile-paths-interesting%>; with neither, %s gets "
              "Ball-Larus profiling", main_input_filename);
-  if (ppgcc_opts.mode == PPGCC_MODE_USE)
-    {
-      warning (0, "ppgcc: %<-fuse-path-profile%> without "
-               "%<-fprofile-paths=ppp%> or %<=residual%> does not optimise "
-               "yet; %s is compiled without it", main_input_filename);
-      return 0;
-    }
+
   /* With -flto our registration data would have to be emitted after
      free_lang_data (as gcov does); until then, decline cleanly rather
      than risk the compiler.  */
@@ -354,5 +353,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
                      on_all_ipa_passes_start, NULL);
+  if (ppgcc_opts.mode == PPGCC_MODE_USE)
+    ppgcc_register_feedback_pass (info->base_name);
   return 0;
 }

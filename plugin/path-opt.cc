@@ -1,0 +1,175 @@
+/* -fuse-path-profile without -fprofile-paths: optimise with the profile.
+
+   The path profile was taken at this very pass position, on this CFG (the
+   checksum says so), so its block and edge counts map onto the CFG exactly
+   (lib/counts.c).  They are installed as GCC's own profile, as if read by
+   -fprofile-use: block counts of "precise" quality, edge probabilities
+   from the counts, the function's profile status PROFILE_READ.  GCC's
+   profile-driven passes (inlining, block reordering, hot/cold splitting,
+   unrolling, tracer) then see real counts.  */
+#include "plugin.h"
+
+#include "pp/ppd.h"
+
+#include "gcov-io.h"
+#include "profile.h"
+
+#include <vector>
+
+/* GCC's hot/cold thresholds come from the run summary of the profile
+   (profile_info, normally read from the .gcda files); with a path profile
+   there is none, so it is made from the profile: its runs, and as sum_max
+   the largest number of path executions of one function, a bound on the
+   largest block count.  */
+static void
+ensure_summary (const ppd_fn *p)
+{
+  if (!profile_info)
+    {
+      profile_info = XCNEW (gcov_summary);
+      profile_info->runs = 1;
+    }
+  gcov_type total = 0;
+  for (uint64_t k = 0; k < p->npairs; k++)
+    total += (gcov_type) MIN (p->pairs[k].count,
+                              (uint64_t) profile_count::max_count);
+  if (total > profile_info->sum_max)
+    profile_info->sum_max = MIN (total, (gcov_type) profile_count::max_count);
+}
+
+/* Out-edge probabilities of graph node V from the edge counts; edges whose
+   count the profile does not determine share what the others leave.  */
+static void
+set_probabilities (const ppgcc_cfg &cfg, const std::vector<int> &outs,
+                   uint64_t count, const std::vector<uint64_t> &edge_count,
+                   const std::vector<char> &known)
+{
+  uint64_t known_sum = 0;
+  int nunknown = 0;
+  for (int g : outs)
+    {
+      if (known[g])
+        known_sum += edge_count[g];
+      else
+        nunknown++;
+    }
+  uint64_t rest = count > known_sum ? count - known_sum : 0;
+  for (int g : outs)
+    {
+      edge e = cfg.edges[g];
+      if (count == 0)
+        e->probability = profile_probability::guessed_always ()
+                             .apply_scale (1, outs.size ());
+      else if (known[g])
+        e->probability = profile_probability::probability_in_gcov_type (
+            MIN (edge_count[g], count), count);
+      else
+        e->probability = profile_probability::probability_in_gcov_type (
+            rest / nunknown, count);
+    }
+}
+
+/* Installs FN's path profile P as GCC's profile of FUN.  */
+static void
+install_counts (function *fun, const ppgcc_cfg &cfg, const pp_numbering *n,
+                const ppd_fn *p)
+{
+  std::vector<pp_pathid> ids;
+  std::vector<uint64_t> counts;
+  for (uint64_t k = 0; k < p->npairs; k++)
+    if (p->pairs[k].count && p->pairs[k].id < n->num_paths)
+      {
+        ids.push_back (p->pairs[k].id);
+        counts.push_back (p->pairs[k].count);
+      }
+  int nn = pp_graph_num_nodes (cfg.graph), ne = pp_graph_num_edges (cfg.graph);
+  std::vector<uint64_t> node_count (nn), edge_count (ne ? ne : 1);
+  std::vector<char> known (ne ? ne : 1);
+  if (pp_counts_from_paths (n, cfg.graph, ids.data (), counts.data (),
+                            ids.size (), node_count.data (),
+                            edge_count.data (), known.data ())
+      < 0)
+    return;
+  std::vector<std::vector<int> > outs (nn);
+  for (int g = 0; g < ne; g++)
+    outs[pp_graph_edge_src (cfg.graph, g)].push_back (g);
+  /* gcov_type is signed: counts above its range saturate.  */
+  for (int v = 0; v < nn; v++)
+    {
+      uint64_t c = MIN (node_count[v], (uint64_t) profile_count::max_count);
+      cfg.blocks[v]->count = profile_count::from_gcov_type ((gcov_type) c);
+      set_probabilities (cfg, outs[v], node_count[v], edge_count, known);
+    }
+  profile_status_for_fn (fun) = PROFILE_READ;
+  if (cgraph_node *node = cgraph_node::get (fun->decl))
+    node->count = ENTRY_BLOCK_PTR_FOR_FN (fun)->count;
+}
+
+/* Whether this unit installed any profile: then, once the IPA pass that
+   reads .gcda files ("profile") is past, GCC is told that its counts are
+   feedback (-fbranch-probabilities), which its IPA passes expect of real
+   counts (the inliner asserts it).  Set before that pass, the flag would
+   make it look for .gcda files.  */
+static bool installed_any;
+
+namespace {
+
+const pass_data feedback_flag_pass_data = {
+  SIMPLE_IPA_PASS,
+  "ppgcc_feedback", /* name */
+  OPTGROUP_NONE,
+  TV_NONE,
+  0, 0, 0, 0, 0,
+};
+
+class feedback_flag_pass : public simple_ipa_opt_pass
+{
+public:
+  feedback_flag_pass (gcc::context *ctxt)
+      : simple_ipa_opt_pass (feedback_flag_pass_data, ctxt)
+  {
+  }
+  bool gate (function *) final override { return installed_any; }
+  unsigned int execute (function *) final override
+  {
+    global_options.x_flag_branch_probabilities = 1;
+    return 0;
+  }
+};
+
+} // namespace
+
+void
+ppgcc_register_feedback_pass (const char *plugin_name)
+{
+  struct register_pass_info pass;
+  pass.pass = new feedback_flag_pass (g);
+  pass.reference_pass_name = "profile";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+}
+
+void
+ppgcc_use_profile (function *fun)
+{
+  const char *fname = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
+  ppgcc_cfg cfg;
+  ppgcc_build_cfg (fun, cfg);
+  char err[256];
+  pp_options opt = { 0 };
+  pp_numbering *n = pp_number (cfg.graph, &opt, err, sizeof err);
+  if (!n)
+    return;
+  bool mismatch;
+  const ppd_fn *p = ppgcc_profile_function (fun, fname,
+                                            pp_graph_checksum (cfg.graph),
+                                            &mismatch);
+  if (p)
+    {
+      ensure_summary (p);
+      install_counts (fun, cfg, n, p);
+      installed_any = true;
+    }
+  pp_numbering_free (n);
+}
