@@ -94,12 +94,16 @@ install_counts (function *fun, const ppgcc_cfg &cfg, const pp_numbering *n,
   for (int g = 0; g < ne; g++)
     outs[pp_graph_edge_src (cfg.graph, g)].push_back (g);
   /* gcov_type is signed: counts above its range saturate.  */
+  profile_count max = profile_count::zero ();
   for (int v = 0; v < nn; v++)
     {
       uint64_t c = MIN (node_count[v], (uint64_t) profile_count::max_count);
       cfg.blocks[v]->count = profile_count::from_gcov_type ((gcov_type) c);
+      max = max.max (cfg.blocks[v]->count);
       set_probabilities (cfg, outs[v], node_count[v], edge_count, known);
     }
+  /* Kept up to date by the profile pass, which -O0 does not run.  */
+  fun->cfg->count_max = max;
   profile_status_for_fn (fun) = PROFILE_READ;
   if (cgraph_node *node = cgraph_node::get (fun->decl))
     node->count = ENTRY_BLOCK_PTR_FOR_FN (fun)->count;
