@@ -110,13 +110,32 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
   return 0;
 }
 
+/* The optimisations -fprofile-use turns on with a profile (GCC's
+   enable_fdo_optimizations), for -fuse-path-profile alone: given before the
+   user's options, so that an explicit -fno-... still wins.  Feedback itself
+   (-fbranch-probabilities) the plugin turns on once GCC's .gcda reader has
+   gone by.  */
+static const char *const fdo_flags[] = {
+  "-funroll-loops", "-fpeel-loops", "-ftracer", "-finline-functions",
+  "-fipa-cp", "-fipa-cp-clone", "-fipa-bit-cp", "-fpredictive-commoning",
+  "-fsplit-loops", "-funswitch-loops", "-fgcse-after-reload",
+  "-ftree-loop-vectorize", "-ftree-slp-vectorize",
+  "-fversion-loops-for-strides", "-fvect-cost-model=dynamic",
+  "-ftree-loop-distribute-patterns", "-floop-interchange", "-floop-unroll-and-jam",
+  "-ftree-loop-distribution", NULL
+};
+
 char **
 ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
-  char **args = XNEWVEC (char *, cl->npass + 16);
+  size_t nfdo = sizeof fdo_flags / sizeof *fdo_flags;
+  char **args = XNEWVEC (char *, cl->npass + 16 + nfdo);
   int n = 0;
   args[n++] = (char *) cc;
+  if (plugin && cl->use_profile && !cl->mode)
+    for (const char *const *f = fdo_flags; *f; f++)
+      args[n++] = (char *) *f;
   for (int i = 0; i < cl->npass; i++)
     args[n++] = cl->pass[i];
   if (plugin)
