@@ -40,6 +40,7 @@ int
 ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
 {
   memset (cl, 0, sizeof *cl);
+  cl->superblock = -1;
   cl->pass = XNEWVEC (char *, argc + 1);
   int stops_before_link = 0, inputs = 0, info_only = 0;
   for (int i = 1; i < argc; i++)
@@ -83,6 +84,14 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         cl->use_profile = 1, cl->use_path = v;
       else if (!strcmp (a, "-fopt-info-paths"))
         cl->opt_info = 1;
+      else if (!strcmp (a, "-fpath-superblock"))
+        cl->superblock = 1;
+      else if (!strcmp (a, "-fno-path-superblock"))
+        cl->superblock = 0;
+      else if ((v = value_of (a, "-fpath-superblock-growth")))
+        cl->superblock_growth = v;
+      else if ((v = value_of (a, "-fpath-superblock-hot")))
+        cl->superblock_hot = v;
       else if (!strcmp (a, "--help") && argc == 2)
         cl->help = 1;
       else if (!strcmp (a, "--version") && argc == 2)
@@ -130,7 +139,7 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
   size_t nfdo = sizeof fdo_flags / sizeof *fdo_flags;
-  char **args = XNEWVEC (char *, cl->npass + 16 + nfdo);
+  char **args = XNEWVEC (char *, cl->npass + 20 + nfdo);
   int n = 0;
   args[n++] = (char *) cc;
   if (plugin && cl->use_profile && !cl->mode)
@@ -163,6 +172,15 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
         args[n++] = concat ("-fplugin-arg-ppgcc-hot=", cl->hot, NULL);
       if (cl->opt_info)
         args[n++] = xstrdup ("-fplugin-arg-ppgcc-opt-info");
+      if (cl->superblock >= 0)
+        args[n++] = xstrdup (cl->superblock ? "-fplugin-arg-ppgcc-superblock=1"
+                                            : "-fplugin-arg-ppgcc-superblock=0");
+      if (cl->superblock_growth)
+        args[n++] = concat ("-fplugin-arg-ppgcc-superblock-growth=",
+                            cl->superblock_growth, NULL);
+      if (cl->superblock_hot)
+        args[n++] = concat ("-fplugin-arg-ppgcc-superblock-hot=",
+                            cl->superblock_hot, NULL);
     }
   if (runtime)
     args[n++] = (char *) runtime;

@@ -17,6 +17,8 @@ typedef struct
   int use_profile;       /* -fuse-path-profile[=PATH] */
   const char *use_path;
   int opt_info;          /* -fopt-info-paths */
+  int superblock;        /* -f[no-]path-superblock: -1 unset */
+  const char *superblock_growth, *superblock_hot;
   int links;             /* the command links (no -c, -S, -E, -M, -MM) */
   int verbose, help, version;
 } ppgcc_cmdline;

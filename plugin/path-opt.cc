@@ -69,19 +69,13 @@ set_probabilities (const ppgcc_cfg &cfg, const std::vector<int> &outs,
     }
 }
 
-/* Installs FN's path profile P as GCC's profile of FUN.  */
+/* Installs the path counts (IDS, COUNTS under numbering N of CFG) as
+   GCC's profile of FUN.  */
 static void
 install_counts (function *fun, const ppgcc_cfg &cfg, const pp_numbering *n,
-                const ppd_fn *p)
+                const std::vector<pp_pathid> &ids,
+                const std::vector<uint64_t> &counts)
 {
-  std::vector<pp_pathid> ids;
-  std::vector<uint64_t> counts;
-  for (uint64_t k = 0; k < p->npairs; k++)
-    if (p->pairs[k].count && p->pairs[k].id < n->num_paths)
-      {
-        ids.push_back (p->pairs[k].id);
-        counts.push_back (p->pairs[k].count);
-      }
   int nn = pp_graph_num_nodes (cfg.graph), ne = pp_graph_num_edges (cfg.graph);
   std::vector<uint64_t> node_count (nn), edge_count (ne ? ne : 1);
   std::vector<char> known (ne ? ne : 1);
@@ -171,9 +165,26 @@ ppgcc_use_profile (function *fun)
                                             &mismatch);
   if (p)
     {
+      std::vector<pp_pathid> ids;
+      std::vector<uint64_t> counts;
+      for (uint64_t k = 0; k < p->npairs; k++)
+        if (p->pairs[k].count && p->pairs[k].id < n->num_paths)
+          {
+            ids.push_back (p->pairs[k].id);
+            counts.push_back (p->pairs[k].count);
+          }
       ensure_summary (p);
-      install_counts (fun, cfg, n, p);
+      ppgcc_cfg cfg2;
+      pp_numbering *n2;
+      bool changed = ppgcc_form_superblocks (fun, cfg, n, ids, counts, cfg2,
+                                             &n2);
+      if (!changed)
+        install_counts (fun, cfg, n, ids, counts);
+      else if (n2)
+        install_counts (fun, cfg2, n2, ids, counts);
       installed_any = true;
+      if (n2)
+        pp_numbering_free (n2);
     }
   pp_numbering_free (n);
 }

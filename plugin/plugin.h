@@ -65,6 +65,10 @@ struct ppgcc_options
   unsigned long long ppp_min_paths = 0;
   bool ppp_min_paths_set = false;
   bool opt_info = false;               /* -fopt-info-paths */
+  /* -fuse-path-profile alone: path-based superblocks (superblock.cc).  */
+  bool superblocks = true;             /* -f[no-]path-superblock */
+  unsigned long long superblock_growth = 50; /* -fpath-superblock-growth=N */
+  double superblock_hot = 1;           /* -fpath-superblock-hot=P */
 };
 extern ppgcc_options ppgcc_opts;
 
@@ -125,6 +129,16 @@ void ppgcc_spec_paths (const pp_spec *spec, const char *name,
 
 /* path-opt.cc: GCC's profile of FUN from the path profile in use.  */
 void ppgcc_use_profile (function *fun);
+
+/* superblock.cc: path-based superblock formation along the hot paths of
+   IDS/COUNTS (numbering N of CFG).  Returns false when the CFG is left
+   alone; else the paths are renumbered on the new CFG (CFG2, *N2), or,
+   where they cannot be, IDS and COUNTS are emptied and *N2 is null.  */
+bool ppgcc_form_superblocks (function *fun, const ppgcc_cfg &cfg,
+                             const pp_numbering *n,
+                             std::vector<pp_pathid> &ids,
+                             std::vector<uint64_t> &counts, ppgcc_cfg &cfg2,
+                             pp_numbering **n2);
 void ppgcc_register_feedback_pass (const char *plugin_name);
 
 /* probes.cc: insert the plan's probes.  */

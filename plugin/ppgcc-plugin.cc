@@ -296,6 +296,26 @@ parse_args (struct plugin_name_args *info)
         }
       else if (!strcmp (key, "opt-info"))
         ppgcc_opts.opt_info = true;
+      else if (!strcmp (key, "superblock"))
+        ppgcc_opts.superblocks = !val || strcmp (val, "0") != 0;
+      else if (!strcmp (key, "superblock-growth"))
+        {
+          if (!parse_count (val, "-fpath-superblock-growth",
+                            &ppgcc_opts.superblock_growth))
+            return false;
+        }
+      else if (!strcmp (key, "superblock-hot"))
+        {
+          char *end;
+          double p = val ? strtod (val, &end) : -1;
+          if (!val || !*val || *end || !(p >= 0 && p <= 100))
+            {
+              error ("ppgcc: %<-fpath-superblock-hot=%s%>: not a percentage "
+                     "from 0 to 100", val ? val : "");
+              return false;
+            }
+          ppgcc_opts.superblock_hot = p;
+        }
       else
         {
           error ("ppgcc: unknown plugin argument %qs", key);

@@ -1,0 +1,389 @@
+/* Path-based superblock formation (thesis §2.3.1; §5.5.2, after Young and
+   Smith's path-profile-guided trace selection).
+
+   The hot paths of a function, taken from the path profile rather than
+   from edge probabilities, become traces; each block of a trace that has a
+   side entrance is tail-duplicated, so that the trace is entered only at
+   its head: a superblock.  GCC then lays out and schedules each superblock
+   as straight-line code.  Because the profile is a path profile, the
+   counts of the duplicated code are exact, not a split by probabilities:
+   every profiled path is followed through the new CFG, renumbered, and the
+   counts are recomputed from the paths (lib/counts.c).
+
+   What is left alone: loop headers and blocks where paths start afresh
+   (duplicating them would make loops with several entries), blocks GCC
+   cannot duplicate, and functions with abnormal or EH edges, irreducible
+   loops or cut paths.  Growth is bounded by -fpath-superblock-growth (a
+   percentage of the function's size); paths colder than the
+   -fpath-superblock-hot share of the function's executions are not
+   traces.  */
+#include "plugin.h"
+
+#include "tree-inline.h"
+#include "tree-eh.h"
+#include "ssa.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace {
+
+/* walk_tree callback: replaces the SSA names of the map in DATA.  */
+tree
+rename_use (tree *tp, int *walk_subtrees, void *data)
+{
+  auto *names = static_cast<std::unordered_map<tree, tree> *> (data);
+  if (TREE_CODE (*tp) == SSA_NAME)
+    {
+      auto it = names->find (*tp);
+      if (it != names->end ())
+        *tp = it->second;
+      *walk_subtrees = 0;
+    }
+  else if (TYPE_P (*tp))
+    *walk_subtrees = 0;
+  return NULL_TREE;
+}
+
+/* A copy of BB after AFTER, entered by E instead of BB.  GCC's
+   duplicate_block wants SSA form; this pass runs before it, where a copy
+   is the statements (labels aside: the CFG's edges are the jumps now) and
+   the same out-edges.  The gimplifier's temporaries are SSA names already:
+   the copy defines new ones (a block whose temporaries are used elsewhere
+   is not copied: may_duplicate).  */
+basic_block
+copy_block (basic_block bb, edge e, basic_block after)
+{
+  basic_block copy = create_empty_bb (after);
+  if (current_loops)
+    add_bb_to_loop (copy, bb->loop_father);
+  std::unordered_map<tree, tree> names;
+  gimple_stmt_iterator to = gsi_start_bb (copy);
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      gimple *stmt = gsi_stmt (gsi);
+      if (gimple_code (stmt) == GIMPLE_LABEL)
+        continue;
+      gimple *c = gimple_copy (stmt);
+      for (unsigned i = 0; i < gimple_num_ops (c); i++)
+        if (gimple_op (c, i))
+          walk_tree (gimple_op_ptr (c, i), rename_use, &names, NULL);
+      tree lhs = gimple_get_lhs (stmt);
+      if (lhs && TREE_CODE (lhs) == SSA_NAME)
+        {
+          tree fresh = make_ssa_name (TREE_TYPE (lhs), c);
+          gimple_set_lhs (c, fresh);
+          names[lhs] = fresh;
+        }
+      gsi_insert_after (&to, c, GSI_NEW_STMT);
+      maybe_duplicate_eh_stmt (c, stmt);
+    }
+  edge s;
+  edge_iterator ei;
+  FOR_EACH_EDGE (s, ei, bb->succs)
+    make_edge (copy, s->dest, s->flags)->probability = s->probability;
+  redirect_edge_and_branch (e, copy);
+  return copy;
+}
+
+/* Where names_used_elsewhere is looking.  */
+struct use_scan
+{
+  basic_block bb;
+  std::unordered_set<tree> *out;
+};
+
+tree
+note_foreign_use (tree *tp, int *walk_subtrees, void *data)
+{
+  auto *scan = static_cast<use_scan *> (data);
+  if (TREE_CODE (*tp) == SSA_NAME)
+    {
+      gimple *def = SSA_NAME_DEF_STMT (*tp);
+      if (!def || gimple_bb (def) != scan->bb)
+        scan->out->insert (*tp);
+      *walk_subtrees = 0;
+    }
+  else if (TYPE_P (*tp))
+    *walk_subtrees = 0;
+  return NULL_TREE;
+}
+
+/* The SSA names (gimplifier temporaries) used outside the block that
+   defines them.  */
+void
+names_used_elsewhere (function *fun, std::unordered_set<tree> &out)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    {
+      use_scan scan = { bb, &out };
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        {
+          gimple *stmt = gsi_stmt (gsi);
+          tree lhs = gimple_get_lhs (stmt);
+          for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
+            if (gimple_op (stmt, i) && gimple_op (stmt, i) != lhs)
+              walk_tree (gimple_op_ptr (stmt, i), note_foreign_use, &scan,
+                         NULL);
+        }
+    }
+}
+
+struct former
+{
+  function *fun;
+  const ppgcc_cfg &cfg;
+  const pp_numbering *n;
+  std::unordered_map<edge, int> orig_edge;         /* to the first CFG's */
+  std::unordered_map<basic_block, int> orig_node;  /* likewise */
+  std::unordered_set<tree> foreign;                /* names_used_elsewhere */
+  long size = 0, grown = 0, budget = 0;
+  int superblocks = 0, duplicated = 0;
+
+  former (function *f, const ppgcc_cfg &c, const pp_numbering *num)
+      : fun (f), cfg (c), n (num)
+  {
+    for (size_t g = 0; g < cfg.edges.size (); g++)
+      orig_edge[cfg.edges[g]] = (int) g;
+    for (size_t v = 0; v < cfg.blocks.size (); v++)
+      orig_node[cfg.blocks[v]] = (int) v;
+    names_used_elsewhere (f, foreign);
+  }
+
+  /* CUR's out-edge that stands for the first CFG's edge G, or null.  */
+  edge
+  out_edge (basic_block cur, int g)
+  {
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE (e, ei, cur->succs)
+      {
+        auto it = orig_edge.find (e);
+        if (it != orig_edge.end () && it->second == g)
+          return e;
+      }
+    return nullptr;
+  }
+
+  bool
+  may_duplicate (basic_block bb)
+  {
+    if (bb == EXIT_BLOCK_PTR_FOR_FN (fun) || !can_duplicate_block_p (bb))
+      return false;
+    /* Loop headers are among the blocks where paths start afresh (the
+       targets of back edges).  */
+    int v = orig_node.at (bb);
+    if (n->node_entry_edge[v] >= 0 || n->node_flags[v])
+      return false; /* paths start afresh here, or end inside */
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        tree lhs = gimple_get_lhs (gsi_stmt (gsi));
+        if (lhs && TREE_CODE (lhs) == SSA_NAME && foreign.count (lhs))
+          return false;
+      }
+    return true;
+  }
+
+  /* Makes the path with DAG edges PATH[0..LEN) a superblock.  */
+  void
+  form (const int *path, int len)
+  {
+    const pp_dag_edge *first = &n->dag[path[0]];
+    basic_block cur = first->kind == PP_DAG_ENTRY ? cfg.blocks[first->dst]
+                                                  : ENTRY_BLOCK_PTR_FOR_FN (fun);
+    int copies = 0;
+    for (int i = 0; i < len; i++)
+      {
+        const pp_dag_edge *de = &n->dag[path[i]];
+        if (de->kind != PP_DAG_REAL)
+          continue;
+        edge e = out_edge (cur, de->cfg_edge);
+        if (!e)
+          break;
+        basic_block next = e->dest;
+        if (single_pred_p (next) || next == EXIT_BLOCK_PTR_FOR_FN (fun))
+          {
+            cur = next;
+            continue;
+          }
+        if (!may_duplicate (next))
+          break;
+        long cost = estimate_num_insns_seq (bb_seq (next), &eni_size_weights);
+        if (grown + cost > budget)
+          break;
+        basic_block copy = copy_block (next, e, cur);
+        orig_node[copy] = orig_node.at (next);
+        for (unsigned k = 0; k < EDGE_COUNT (copy->succs); k++)
+          orig_edge[EDGE_SUCC (copy, k)] = orig_edge.at (EDGE_SUCC (next, k));
+        orig_edge[find_edge (cur, copy)] = de->cfg_edge;
+        grown += cost;
+        copies++;
+        cur = copy;
+      }
+    duplicated += copies;
+    superblocks += copies > 0;
+  }
+
+  /* The DAG edges, in the numbering N2 of the new CFG CFG2, of the first
+     numbering's path PATH[0..LEN); false when it does not map (the new
+     CFG's DAG differs there).  */
+  bool
+  map_path (const int *path, int len, const ppgcc_cfg &cfg2,
+            const pp_numbering *n2,
+            const std::unordered_map<edge, int> &edge2,
+            const std::unordered_map<basic_block, int> &node2,
+            std::vector<int> &out)
+  {
+    (void) cfg2;
+    out.clear ();
+    const pp_dag_edge *first = &n->dag[path[0]];
+    basic_block cur = ENTRY_BLOCK_PTR_FOR_FN (fun);
+    if (first->kind == PP_DAG_ENTRY)
+      {
+        cur = cfg.blocks[first->dst];
+        int d = n2->node_entry_edge[node2.at (cur)];
+        if (d < 0)
+          return false;
+        out.push_back (d);
+      }
+    for (int i = 0; i < len; i++)
+      {
+        const pp_dag_edge *de = &n->dag[path[i]];
+        if (de->kind == PP_DAG_REAL)
+          {
+            edge e = out_edge (cur, de->cfg_edge);
+            if (!e)
+              return false;
+            const pp_cfg_edge_info *c = &n2->cfg[edge2.at (e)];
+            if (c->role != PP_CFG_DAG)
+              return false;
+            out.push_back (c->dag_edge);
+            cur = e->dest;
+          }
+        else if (de->kind == PP_DAG_EXIT)
+          {
+            int d = n2->node_exit_edge[node2.at (cur)];
+            if (d < 0)
+              return false;
+            out.push_back (d);
+          }
+      }
+    return true;
+  }
+};
+
+/* Functions whose CFG this pass leaves as it is.  */
+bool
+unsuitable (function *fun, const pp_numbering *n)
+{
+  if (n->num_cuts)
+    return true;
+  basic_block bb;
+  FOR_ALL_BB_FN (bb, fun)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        if (e->flags & (EDGE_COMPLEX | EDGE_IRREDUCIBLE_LOOP))
+          return true;
+    }
+  return false;
+}
+
+} // namespace
+
+bool
+ppgcc_form_superblocks (function *fun, const ppgcc_cfg &cfg,
+                        const pp_numbering *n, std::vector<pp_pathid> &ids,
+                        std::vector<uint64_t> &counts, ppgcc_cfg &cfg2,
+                        pp_numbering **n2_out)
+{
+  *n2_out = nullptr;
+  if (!ppgcc_opts.superblocks || ids.empty () || unsuitable (fun, n))
+    return false;
+  if (current_loops)
+    mark_irreducible_loops ();
+  if (unsuitable (fun, n))
+    return false;
+
+  former f (fun, cfg, n);
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    f.size += estimate_num_insns_seq (bb_seq (bb), &eni_size_weights);
+  f.budget = f.size * ppgcc_opts.superblock_growth / 100;
+
+  /* The traces: the hottest paths, down to the -fpath-superblock-hot
+     share of the function's path executions.  */
+  std::vector<size_t> order (ids.size ());
+  uint64_t total = 0;
+  for (size_t k = 0; k < ids.size (); k++)
+    {
+      order[k] = k;
+      total += counts[k];
+    }
+  std::stable_sort (order.begin (), order.end (),
+                    [&] (size_t a, size_t b) { return counts[a] > counts[b]; });
+  for (size_t k : order)
+    {
+      if ((double) counts[k] * 100 < ppgcc_opts.superblock_hot * (double) total)
+        break;
+      int *path;
+      int len = pp_regenerate (n, ids[k], &path);
+      if (len > 0)
+        f.form (path, len);
+      if (len >= 0)
+        free (path);
+    }
+  if (!f.duplicated)
+    return false;
+  free_dominance_info (CDI_DOMINATORS);
+  if (current_loops)
+    loops_state_set (LOOPS_NEED_FIXUP);
+
+  /* The profile, renumbered on the new CFG.  */
+  ppgcc_build_cfg (fun, cfg2);
+  char err[256];
+  pp_options opt = { 0 };
+  pp_numbering *n2 = pp_number (cfg2.graph, &opt, err, sizeof err);
+  bool mapped = n2 != nullptr;
+  std::unordered_map<edge, int> edge2;
+  std::unordered_map<basic_block, int> node2;
+  for (size_t g = 0; g < cfg2.edges.size (); g++)
+    edge2[cfg2.edges[g]] = (int) g;
+  for (size_t v = 0; v < cfg2.blocks.size (); v++)
+    node2[cfg2.blocks[v]] = (int) v;
+  std::vector<pp_pathid> ids2;
+  std::vector<int> dag2;
+  for (size_t k = 0; mapped && k < ids.size (); k++)
+    {
+      int *path;
+      int len = pp_regenerate (n, ids[k], &path);
+      mapped = len > 0 && f.map_path (path, len, cfg2, n2, edge2, node2, dag2);
+      if (len >= 0)
+        free (path);
+      if (mapped)
+        ids2.push_back (pp_path_bl (n2, dag2.data (), (int) dag2.size ()));
+    }
+  if (ppgcc_opts.opt_info)
+    inform (DECL_SOURCE_LOCATION (fun->decl),
+            "ppgcc: %s: superblocks=%d duplicated=%d growth=%ld%% of %ld%s",
+            IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)),
+            f.superblocks, f.duplicated, f.size ? f.grown * 100 / f.size : 0,
+            f.size, mapped ? "" : " (profile not mapped: GCC guesses)");
+  if (!mapped)
+    {
+      if (n2)
+        pp_numbering_free (n2);
+      ids.clear ();
+      counts.clear ();
+      return true;
+    }
+  ids = ids2;
+  *n2_out = n2;
+  return true;
+}
