@@ -86,6 +86,7 @@ ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
   ppd_put_u64 (&o, 0); /* length, patched below */
   ppd_put_u64 (&o, 0); /* checksum, patched below */
   ppd_put_u64 (&o, p->runs);
+  ppd_put_u64 (&o, p->sum_max);
   ppd_put_str (&o, p->source ? p->source : "",
                p->source ? (uint32_t) strlen (p->source) : 0);
   ppd_put_u32 (&o, p->nfns);
@@ -221,6 +222,8 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
       return -1;
     }
   out->runs = ppd_get (&in, 8);
+  if (version >= 2)
+    out->sum_max = ppd_get (&in, 8);
   out->source = ppd_get_str (&in, NULL);
   uint32_t nfns = (uint32_t) ppd_get (&in, 4);
   if (!in.bad && nfns > (size_t) (in.end - in.p) / 40)
@@ -431,6 +434,7 @@ ppd_merge (ppd_profile *into, const ppd_profile *from,
   into->fns = fns;
   into->nfns = n;
   into->runs = ppd_add_sat (into->runs, from->runs);
+  into->sum_max = ppd_add_sat (into->sum_max, from->sum_max);
   if ((!into->source || !*into->source) && from->source)
     {
       free (into->source);

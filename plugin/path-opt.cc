@@ -18,23 +18,18 @@
 
 /* GCC's hot/cold thresholds come from the run summary of the profile
    (profile_info, normally read from the .gcda files); with a path profile
-   there is none, so it is made from the profile: its runs, and as sum_max
-   the largest number of path executions of one function, a bound on the
-   largest block count.  */
+   there is none, so it is made from the profile: as sum_max the largest
+   number of path executions of one function, a bound on the largest block
+   count.  */
 static void
-ensure_summary (const ppd_fn *p)
+ensure_summary ()
 {
-  if (!profile_info)
-    {
-      profile_info = XCNEW (gcov_summary);
-      profile_info->runs = 1;
-    }
-  gcov_type total = 0;
-  for (uint64_t k = 0; k < p->npairs; k++)
-    total += (gcov_type) MIN (p->pairs[k].count,
-                              (uint64_t) profile_count::max_count);
-  if (total > profile_info->sum_max)
-    profile_info->sum_max = MIN (total, (gcov_type) profile_count::max_count);
+  if (profile_info)
+    return;
+  profile_info = XCNEW (gcov_summary);
+  profile_info->runs = 1;
+  profile_info->sum_max = (gcov_type) MIN (ppgcc_profile_max_executions (),
+                                           (uint64_t) profile_count::max_count);
 }
 
 /* Out-edge probabilities of graph node V from the edge counts; edges whose
@@ -173,7 +168,7 @@ ppgcc_use_profile (function *fun)
             ids.push_back (p->pairs[k].id);
             counts.push_back (p->pairs[k].count);
           }
-      ensure_summary (p);
+      ensure_summary ();
       ppgcc_cfg cfg2;
       pp_numbering *n2;
       bool changed = ppgcc_form_superblocks (fun, cfg, n, ids, counts, cfg2,

@@ -66,7 +66,7 @@ struct ppgcc_options
   bool ppp_min_paths_set = false;
   bool opt_info = false;               /* -fopt-info-paths */
   /* -fuse-path-profile alone: path-based superblocks (superblock.cc).  */
-  bool superblocks = true;             /* -f[no-]path-superblock */
+  bool superblocks = false;            /* -f[no-]path-superblock */
   unsigned long long superblock_growth = 50; /* -fpath-superblock-growth=N */
   double superblock_hot = 1;           /* -fpath-superblock-hot=P */
 };
@@ -113,6 +113,8 @@ bool ppgcc_profile_in_use (bool *missing);
 const ppd_fn *ppgcc_profile_function (function *fun, const char *name,
                                       uint32_t checksum, bool *mismatch);
 const pp_spec *ppgcc_interesting_spec ();
+/* The most path executions of one function in the profile.  */
+uint64_t ppgcc_profile_max_executions ();
 
 /* interesting.cc: the interesting paths of FUN.  Returns false when FUN
    has no training information (no profile, or one for another CFG); else

@@ -221,6 +221,32 @@ ppgcc_interesting_spec ()
   return spec;
 }
 
+uint64_t
+ppgcc_profile_max_executions ()
+{
+  load ();
+  static uint64_t max;
+  static bool done;
+  /* The program's, recorded by the runtime; else this profile's own.  */
+  if (!done && profile.sum_max)
+    {
+      max = profile.sum_max;
+      done = true;
+    }
+  if (!done)
+    {
+      for (uint32_t f = 0; f < profile.nfns; f++)
+        {
+          uint64_t total = 0;
+          for (uint64_t k = 0; k < profile.fns[f].npairs; k++)
+            total += MIN (profile.fns[f].pairs[k].count, UINT64_MAX - total);
+          max = MAX (max, total);
+        }
+      done = true;
+    }
+  return max;
+}
+
 bool
 ppgcc_profile_in_use (bool *missing)
 {

@@ -16,7 +16,8 @@
    loops or cut paths.  Growth is bounded by -fpath-superblock-growth (a
    percentage of the function's size); paths colder than the
    -fpath-superblock-hot share of the function's executions are not
-   traces.  */
+   traces, and functions with fewer than that share of the hottest
+   function's path executions get none.  */
 #include "plugin.h"
 
 #include "tree-inline.h"
@@ -326,6 +327,10 @@ ppgcc_form_superblocks (function *fun, const ppgcc_cfg &cfg,
       order[k] = k;
       total += counts[k];
     }
+  /* A cold function is not worth the growth.  */
+  if ((double) total * 100
+      < ppgcc_opts.superblock_hot * (double) ppgcc_profile_max_executions ())
+    return false;
   std::stable_sort (order.begin (), order.end (),
                     [&] (size_t a, size_t b) { return counts[a] > counts[b]; });
   for (size_t k : order)

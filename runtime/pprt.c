@@ -181,10 +181,11 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
 
 /* The unit's counts as a profile of one run.  */
 static int
-snapshot (struct __pp_unit *u, ppd_profile *p)
+snapshot (struct __pp_unit *u, uint64_t sum_max, ppd_profile *p)
 {
   memset (p, 0, sizeof *p);
   p->runs = 1;
+  p->sum_max = sum_max;
   p->source = strdup (u->source ? u->source : "");
   p->fns = calloc (u->num_fns ? u->num_fns : 1, sizeof *p->fns);
   if (!p->source || !p->fns)
@@ -234,12 +235,12 @@ warn_changed (void *ctx, const char *fn)
 
 /* Merges one unit into its file.  Returns 0 when written.  */
 static int
-dump_unit (struct __pp_unit *u)
+dump_unit (struct __pp_unit *u, uint64_t sum_max)
 {
   ppd_profile now, old;
   char *path = profile_path (u->ppd_path);
   int rc = -1;
-  if (!path || snapshot (u, &now) < 0)
+  if (!path || snapshot (u, sum_max, &now) < 0)
     {
       fprintf (stderr, "ppgcc profile: %s: out of memory, not written\n",
                u->ppd_path);
@@ -312,13 +313,45 @@ out:
   return rc;
 }
 
+/* A function's path executions so far (saturating).  */
+static uint64_t
+executions (struct __pp_fn_desc *d)
+{
+  ppd_fn fn;
+  memset (&fn, 0, sizeof fn);
+  if (collect_counts (d, &fn) < 0)
+    return 0;
+  uint64_t total = 0;
+  for (uint64_t k = 0; k < fn.npairs; k++)
+    total = ppd_add_sat (total, fn.pairs[k].count);
+  free (fn.pairs);
+  return total;
+}
+
+/* The most path executions of one function of the program in this run:
+   the profile's sum_max (include/pp/ppd.h).  */
+static uint64_t
+program_max (void)
+{
+  uint64_t max = 0;
+  for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
+    for (uint32_t f = 0; f < u->num_fns; f++)
+      {
+        uint64_t e = executions (u->fns[f]);
+        if (e > max)
+          max = e;
+      }
+  return max;
+}
+
 void
 __pp_dump (void)
 {
   pthread_mutex_lock (&dump_lock);
   int saved = errno;
+  uint64_t sum_max = program_max ();
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
-    if (dump_unit (u) == 0)
+    if (dump_unit (u, sum_max) == 0)
       zero_counts (u);
   errno = saved;
   pthread_mutex_unlock (&dump_lock);

@@ -7,6 +7,9 @@
      checksum   u64      FNV-1a 64 of the payload (truncation, corruption)
      payload:
        runs     u64      program runs merged into this file
+       sum_max  u64      (version 2) the most path executions of one
+                         function of the whole program in a run, summed over
+                         the runs (as gcov's sum_max): what counts as hot
        source   str      main source file of the object
        nfns     u32
        nfns x function:
@@ -60,6 +63,7 @@ typedef struct
 typedef struct
 {
   uint64_t runs;
+  uint64_t sum_max;
   char *source;
   uint32_t nfns;
   ppd_fn *fns;

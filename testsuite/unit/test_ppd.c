@@ -111,12 +111,15 @@ put_str (image *im, const char *s)
 }
 
 /* A version-1 payload: one function "h" with pairs (0,1) (2,6).  When
-   WITH_TRAINED, an empty trained list follows, as version 2 has.  */
+   WITH_TRAINED, in the version 2 layout: a zero sum_max after the runs and
+   an empty trained list at the end.  */
 static void
 old_image (image *im, uint32_t version, int with_trained)
 {
   im->len = PPD_HEADER_SIZE;
   put (im, 4, 8);           /* runs */
+  if (with_trained)
+    put (im, 0, 8);         /* sum_max */
   put_str (im, "old.c");    /* source */
   put (im, 1, 4);           /* nfns */
   put_str (im, "h");        /* name */
@@ -272,8 +275,8 @@ test_version1 (void)
   CU_ASSERT_EQUAL (h->pairs[1].count, 6);
   CU_ASSERT_EQUAL (h->ntrained, 0);
 
-  /* Written again, it is a version 2 file with an empty trained list:
-     the version 1 bytes with 8 more at the end.  */
+  /* Written again, it is a version 2 file with a zero sum_max and an
+     empty trained list.  */
   unsigned char *buf;
   size_t len;
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
