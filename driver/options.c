@@ -74,6 +74,27 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         }
       else if ((v = value_of (a, "-fprofile-paths-ppp-min-paths")))
         cl->ppp_min_paths = v;
+      else if ((v = value_of (a, "-fprofile-paths-table")))
+        {
+          if (strcmp (v, "hash") != 0 && strcmp (v, "hpt") != 0)
+            {
+              fprintf (stderr, "ppgcc: error: -fprofile-paths-table=%s: "
+                       "unknown table (supported: hash, hpt)\n", v);
+              return -1;
+            }
+          cl->table = v;
+        }
+      else if ((v = value_of (a, "-fprofile-paths-switch")))
+        {
+          if (strcmp (v, "none") != 0 && strcmp (v, "check") != 0
+              && strcmp (v, "clone") != 0)
+            {
+              fprintf (stderr, "ppgcc: error: -fprofile-paths-switch=%s: "
+                       "unknown design (supported: none, check, clone)\n", v);
+              return -1;
+            }
+          cl->switching = v;
+        }
       else if ((v = value_of (a, "-fprofile-paths-interesting")))
         cl->interesting = v;
       else if ((v = value_of (a, "-fprofile-paths-hot")))
@@ -158,9 +179,13 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->ppp_policy)
         args[n++] = concat ("-fplugin-arg-ppgcc-ppp-policy=", cl->ppp_policy,
                             NULL);
+      if (cl->switching)
+        args[n++] = concat ("-fplugin-arg-ppgcc-switch=", cl->switching, NULL);
       if (cl->ppp_min_paths)
         args[n++] = concat ("-fplugin-arg-ppgcc-ppp-min-paths=",
                             cl->ppp_min_paths, NULL);
+      if (cl->table)
+        args[n++] = concat ("-fplugin-arg-ppgcc-table=", cl->table, NULL);
       /* An empty value: each object's own <object>.ppd.  */
       if (cl->use_profile)
         args[n++] = concat ("-fplugin-arg-ppgcc-use=",
@@ -220,6 +245,12 @@ ppgcc_print_help (FILE *out)
          "  -fprofile-paths-array-max=N      functions with more than N "
          "paths count in\n"
          "                                   a hash table (default 4096)\n"
+         "  -fprofile-paths-table=hash|hpt   where those count: a hash "
+         "table per function\n"
+         "                                   (exact), or the program's "
+         "Hot Path Table\n"
+         "                                   (bounded, lossy; size "
+         "PPGCC_HPT=SETSxWAYS)\n"
          "  -fopt-info-paths                 one line per function: "
          "numbering, counting\n"
          "  -v                               print the gcc command lines "

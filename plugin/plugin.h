@@ -33,6 +33,8 @@
 #include "pp/spec.h"
 
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 /* What -fprofile-paths asks for.  */
@@ -49,6 +51,10 @@ struct ppgcc_options
 {
   ppgcc_mode mode = PPGCC_MODE_BL;
   unsigned long long array_max = 4096; /* paths above this: hash table */
+  /* -fprofile-paths-table=hpt: what is not counted in an array goes to
+     the program's bounded Hot Path Table (thesis §5.4), not a hash table
+     per function: PP_FN_HPT.  */
+  bool table_hpt = false;
   bool atomic = false;                 /* -fprofile-update=atomic */
   bool use_profile = false;            /* -fuse-path-profile */
   std::string use_path;                /* its =PATH; empty: own .ppd */
@@ -69,6 +75,8 @@ struct ppgcc_options
   bool superblocks = false;            /* -f[no-]path-superblock */
   unsigned long long superblock_growth = 50; /* -fpath-superblock-growth=N */
   double superblock_hot = 1;           /* -fpath-superblock-hot=P */
+  /* -fprofile-paths-switch=: probes that the profile flag turns off.  */
+  enum { SWITCH_NONE, SWITCH_CHECK, SWITCH_CLONE } switching = SWITCH_NONE;
 };
 extern ppgcc_options ppgcc_opts;
 
@@ -90,6 +98,7 @@ struct ppgcc_fn
   uint64_t ppp_base = 0;
   std::vector<uint64_t> slot_ids;
   std::vector<uint64_t> trained; /* PP_FN_TRAINED: ascending BL ids */
+  bool switch_check = false;     /* path ends test the profile flag */
 };
 extern std::vector<ppgcc_fn> ppgcc_fns;
 
@@ -143,10 +152,40 @@ bool ppgcc_form_superblocks (function *fun, const ppgcc_cfg &cfg,
                              pp_numbering **n2);
 void ppgcc_register_feedback_pass (const char *plugin_name);
 
-/* probes.cc: insert the plan's probes.  */
+/* probes.cc: insert the plan's probes; REGS receives the path registers
+   (the second one NULL_TREE without PPP).  */
 void ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
                           const pp_probe *probes, int nprobes,
-                          const ppgcc_fn &fn);
+                          const ppgcc_fn &fn, tree regs[2]);
+
+/* gimple-copy.cc: copying blocks before SSA form.  The SSA names used
+   outside the block defining them; those made ordinary variables; a copy
+   of BB's statements after AFTER (NAMES maps old temporaries to the
+   copy's, uses renamed through it); a copy of BB entered by E instead of
+   BB, with BB's out-edges; renaming the uses of STMT.  */
+void ppgcc_foreign_names (function *fun, std::unordered_set<tree> &out);
+void ppgcc_localise_names (function *fun,
+                           const std::unordered_set<tree> &names);
+basic_block ppgcc_copy_stmts (basic_block bb, basic_block after,
+                              std::unordered_map<tree, tree> &names);
+basic_block ppgcc_copy_block (basic_block bb, edge e, basic_block after);
+void ppgcc_rename_uses (gimple *stmt, std::unordered_map<tree, tree> &names);
+
+/* switch.cc: -fprofile-paths-switch=clone.  The plain copy of each block
+   (by graph node), the graph's back edges, the first block's node.  */
+struct ppgcc_switch
+{
+  std::vector<basic_block> plain;
+  std::vector<int> back_edges;
+  int first = -1;
+};
+/* The runtime's profile flag, __pp_on (volatile int).  */
+tree ppgcc_profile_flag ();
+bool ppgcc_switch_prepare (function *fun, const ppgcc_cfg &cfg,
+                           const pp_numbering *n, ppgcc_switch &st);
+void ppgcc_switch_connect (function *fun, const ppgcc_cfg &cfg,
+                           const pp_probe *probes, int nprobes, tree regs[2],
+                           ppgcc_switch &st);
 
 /* emit.cc: variables and the registration constructor.  */
 tree ppgcc_u64_type ();

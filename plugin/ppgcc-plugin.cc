@@ -141,6 +141,10 @@ instrument_function (function *fun)
     fn.flags |= PP_FN_HASHED;
   else
     fn.flags |= PP_FN_PPP;
+  /* Hash-mode paths and PPP misses both reach __pp_hash_hit, which the
+     flag sends to the Hot Path Table: the probes stay the same.  */
+  if (ppgcc_opts.table_hpt && how != COUNT_ARRAY)
+    fn.flags |= PP_FN_HPT;
 
   if (ppgcc_opts.opt_info)
     {
@@ -160,7 +164,18 @@ instrument_function (function *fun)
 
   pp_probe *probes;
   int nprobes = pp_plan (n, cfg.graph, &probes);
-  ppgcc_insert_probes (fun, cfg, probes, nprobes, fn);
+  /* Switchable profiling: a plain copy of the body entered while the flag
+     is off, else (or where a copy cannot be made) a flag test at each
+     path end.  */
+  ppgcc_switch st;
+  bool cloned = ppgcc_opts.switching == ppgcc_options::SWITCH_CLONE
+                && ppgcc_switch_prepare (fun, cfg, n, st);
+  fn.switch_check = ppgcc_opts.switching != ppgcc_options::SWITCH_NONE
+                    && !cloned;
+  tree regs[2];
+  ppgcc_insert_probes (fun, cfg, probes, nprobes, fn, regs);
+  if (cloned)
+    ppgcc_switch_connect (fun, cfg, probes, nprobes, regs, st);
   ppgcc_fns.push_back (fn);
   free (probes);
   pp_numbering_free (n);
@@ -257,6 +272,16 @@ parse_args (struct plugin_name_args *info)
                             &ppgcc_opts.array_max))
             return false;
         }
+      else if (!strcmp (key, "table"))
+        {
+          ppgcc_opts.table_hpt = val && !strcmp (val, "hpt");
+          if (!val || (strcmp (val, "hpt") && strcmp (val, "hash")))
+            {
+              error ("ppgcc: %<-fprofile-paths-table=%s%>: not hash or hpt",
+                     val ? val : "");
+              return false;
+            }
+        }
       else if (!strcmp (key, "ppp-min-paths"))
         {
           if (!parse_count (val, "-fprofile-paths-ppp-min-paths",
@@ -296,6 +321,22 @@ parse_args (struct plugin_name_args *info)
         }
       else if (!strcmp (key, "opt-info"))
         ppgcc_opts.opt_info = true;
+      else if (!strcmp (key, "switch"))
+        {
+          std::string m = val ? val : "";
+          if (m == "check")
+            ppgcc_opts.switching = ppgcc_options::SWITCH_CHECK;
+          else if (m == "clone")
+            ppgcc_opts.switching = ppgcc_options::SWITCH_CLONE;
+          else if (m == "none")
+            ppgcc_opts.switching = ppgcc_options::SWITCH_NONE;
+          else
+            {
+              error ("ppgcc: %<-fprofile-paths-switch=%s%>: not none, check "
+                     "or clone", m.c_str ());
+              return false;
+            }
+        }
       else if (!strcmp (key, "superblock"))
         ppgcc_opts.superblocks = !val || strcmp (val, "0") != 0;
       else if (!strcmp (key, "superblock-growth"))

@@ -174,12 +174,29 @@ gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
     gen_increment (seq, array_ref (fn.counters, index));
 }
 
+/* A path end that tests the profile flag first (-fprofile-paths-switch=
+   check): `if (__pp_on != 0)` ends SEQ; the count it guards is kept in
+   FLAG_CHECKS under the tested temporary, for split_flag_checks.  */
+typedef std::vector<std::pair<tree, gimple_seq> > flag_checks;
+
 static gimple_seq
 gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
-           ppp_checks &checks)
+           ppp_checks &checks, flag_checks &flags)
 {
   gimple_seq seq = NULL;
-  if (p.count)
+  if (p.count && fn.switch_check)
+    {
+      gimple_seq count = NULL;
+      gen_count (&count, p, regs, fn, checks);
+      tree t = create_tmp_reg (integer_type_node, "pp_on");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (t,
+                                                      ppgcc_profile_flag ()));
+      gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, t,
+                                                    integer_zero_node,
+                                                    NULL_TREE, NULL_TREE));
+      flags.push_back ({ t, count });
+    }
+  else if (p.count)
     gen_count (&seq, p, regs, fn, checks);
   for (int r = 0; r < 2; r++)
     {
@@ -253,6 +270,46 @@ split_ppp_checks (function *fun, const ppp_checks &checks,
   free_dominance_info (CDI_POST_DOMINATORS);
 }
 
+/* Gives each flag test its arm: the block is split after the test, and
+   the count goes into a block of its own taken when the flag is set.  A
+   sequence copied onto several edges is found by its tested temporary and
+   gets a copy of the count each time.  */
+static void
+split_flag_checks (function *fun, const flag_checks &flags)
+{
+  if (flags.empty ())
+    return;
+  std::vector<std::pair<gcond *, gimple_seq> > found;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      if (gcond *c = dyn_cast<gcond *> (gsi_stmt (gsi)))
+        for (const auto &f : flags)
+          if (gimple_cond_lhs (c) == f.first)
+            found.push_back ({ c, f.second });
+  for (const auto &f : found)
+    {
+      basic_block head = gimple_bb (f.first);
+      edge fall = split_block (head, f.first);
+      basic_block join = fall->dest;
+      fall->flags &= ~EDGE_FALLTHRU;
+      fall->flags |= EDGE_FALSE_VALUE;
+      basic_block on = create_empty_bb (head);
+      if (current_loops)
+        add_bb_to_loop (on, head->loop_father);
+      edge e = make_edge (head, on, EDGE_TRUE_VALUE);
+      e->probability = profile_probability::likely ();
+      fall->probability = e->probability.invert ();
+      make_single_succ_edge (on, join, EDGE_FALLTHRU);
+      gimple_stmt_iterator gsi = gsi_start_bb (on);
+      gsi_insert_seq_after (&gsi, gimple_seq_copy (f.second), GSI_NEW_STMT);
+    }
+  if (current_loops)
+    loops_state_set (LOOPS_NEED_FIXUP);
+  free_dominance_info (CDI_DOMINATORS);
+}
+
 static bool
 returns_twice_call_p (gimple *stmt)
 {
@@ -294,24 +351,29 @@ insert_at_block_end (basic_block bb, gimple_seq seq)
 
 void
 ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
-                     const pp_probe *probes, int nprobes, const ppgcc_fn &fn)
+                     const pp_probe *probes, int nprobes, const ppgcc_fn &fn,
+                     tree regs[2])
 {
   /* The Ball-Larus register, and the PPP one when there are PPP arrays
      (thesis §3.6 "Register usage": both change on the same chords).  */
-  tree regs[2] = { create_tmp_var (ppgcc_u64_type (), "pp_path"),
-                   fn.ppp_ids ? create_tmp_var (ppgcc_u64_type (), "pp_ppp")
-                                : NULL_TREE };
+  regs[0] = create_tmp_var (ppgcc_u64_type (), "pp_path");
+  regs[1] = fn.ppp_ids ? create_tmp_var (ppgcc_u64_type (), "pp_ppp")
+                       : NULL_TREE;
   ppp_checks checks;
+  flag_checks flags;
   /* Block-end probes first: on an edge they must come before the edge's
      own probe (count, then restart the register).  */
   for (int i = 0; i < nprobes; i++)
     if (probes[i].where == PP_AT_BLOCK_END)
       insert_at_block_end (cfg.blocks[probes[i].block],
-                           gen_probe (probes[i], regs, fn, checks));
+                           gen_probe (probes[i], regs, fn, checks, flags));
   for (int i = 0; i < nprobes; i++)
     if (probes[i].where == PP_AT_EDGE)
       gsi_insert_seq_on_edge (cfg.edges[probes[i].edge],
-                              gen_probe (probes[i], regs, fn, checks));
+                              gen_probe (probes[i], regs, fn, checks, flags));
   gsi_commit_edge_inserts ();
+  /* Flag tests first: a PPP check they guard is in their arm, and is
+     split there.  */
+  split_flag_checks (fun, flags);
   split_ppp_checks (fun, checks, fn);
 }

@@ -21,118 +21,12 @@
 #include "plugin.h"
 
 #include "tree-inline.h"
-#include "tree-eh.h"
-#include "ssa.h"
 
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
 namespace {
-
-/* walk_tree callback: replaces the SSA names of the map in DATA.  */
-tree
-rename_use (tree *tp, int *walk_subtrees, void *data)
-{
-  auto *names = static_cast<std::unordered_map<tree, tree> *> (data);
-  if (TREE_CODE (*tp) == SSA_NAME)
-    {
-      auto it = names->find (*tp);
-      if (it != names->end ())
-        *tp = it->second;
-      *walk_subtrees = 0;
-    }
-  else if (TYPE_P (*tp))
-    *walk_subtrees = 0;
-  return NULL_TREE;
-}
-
-/* A copy of BB after AFTER, entered by E instead of BB.  GCC's
-   duplicate_block wants SSA form; this pass runs before it, where a copy
-   is the statements (labels aside: the CFG's edges are the jumps now) and
-   the same out-edges.  The gimplifier's temporaries are SSA names already:
-   the copy defines new ones (a block whose temporaries are used elsewhere
-   is not copied: may_duplicate).  */
-basic_block
-copy_block (basic_block bb, edge e, basic_block after)
-{
-  basic_block copy = create_empty_bb (after);
-  if (current_loops)
-    add_bb_to_loop (copy, bb->loop_father);
-  std::unordered_map<tree, tree> names;
-  gimple_stmt_iterator to = gsi_start_bb (copy);
-  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-       gsi_next (&gsi))
-    {
-      gimple *stmt = gsi_stmt (gsi);
-      if (gimple_code (stmt) == GIMPLE_LABEL)
-        continue;
-      gimple *c = gimple_copy (stmt);
-      for (unsigned i = 0; i < gimple_num_ops (c); i++)
-        if (gimple_op (c, i))
-          walk_tree (gimple_op_ptr (c, i), rename_use, &names, NULL);
-      tree lhs = gimple_get_lhs (stmt);
-      if (lhs && TREE_CODE (lhs) == SSA_NAME)
-        {
-          tree fresh = make_ssa_name (TREE_TYPE (lhs), c);
-          gimple_set_lhs (c, fresh);
-          names[lhs] = fresh;
-        }
-      gsi_insert_after (&to, c, GSI_NEW_STMT);
-      maybe_duplicate_eh_stmt (c, stmt);
-    }
-  edge s;
-  edge_iterator ei;
-  FOR_EACH_EDGE (s, ei, bb->succs)
-    make_edge (copy, s->dest, s->flags)->probability = s->probability;
-  redirect_edge_and_branch (e, copy);
-  return copy;
-}
-
-/* Where names_used_elsewhere is looking.  */
-struct use_scan
-{
-  basic_block bb;
-  std::unordered_set<tree> *out;
-};
-
-tree
-note_foreign_use (tree *tp, int *walk_subtrees, void *data)
-{
-  auto *scan = static_cast<use_scan *> (data);
-  if (TREE_CODE (*tp) == SSA_NAME)
-    {
-      gimple *def = SSA_NAME_DEF_STMT (*tp);
-      if (!def || gimple_bb (def) != scan->bb)
-        scan->out->insert (*tp);
-      *walk_subtrees = 0;
-    }
-  else if (TYPE_P (*tp))
-    *walk_subtrees = 0;
-  return NULL_TREE;
-}
-
-/* The SSA names (gimplifier temporaries) used outside the block that
-   defines them.  */
-void
-names_used_elsewhere (function *fun, std::unordered_set<tree> &out)
-{
-  basic_block bb;
-  FOR_EACH_BB_FN (bb, fun)
-    {
-      use_scan scan = { bb, &out };
-      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-           gsi_next (&gsi))
-        {
-          gimple *stmt = gsi_stmt (gsi);
-          tree lhs = gimple_get_lhs (stmt);
-          for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
-            if (gimple_op (stmt, i) && gimple_op (stmt, i) != lhs)
-              walk_tree (gimple_op_ptr (stmt, i), note_foreign_use, &scan,
-                         NULL);
-        }
-    }
-}
 
 struct former
 {
@@ -141,7 +35,7 @@ struct former
   const pp_numbering *n;
   std::unordered_map<edge, int> orig_edge;         /* to the first CFG's */
   std::unordered_map<basic_block, int> orig_node;  /* likewise */
-  std::unordered_set<tree> foreign;                /* names_used_elsewhere */
+  std::unordered_set<tree> foreign;                /* ppgcc_foreign_names */
   long size = 0, grown = 0, budget = 0;
   int superblocks = 0, duplicated = 0;
 
@@ -152,7 +46,7 @@ struct former
       orig_edge[cfg.edges[g]] = (int) g;
     for (size_t v = 0; v < cfg.blocks.size (); v++)
       orig_node[cfg.blocks[v]] = (int) v;
-    names_used_elsewhere (f, foreign);
+    ppgcc_foreign_names (f, foreign);
   }
 
   /* CUR's out-edge that stands for the first CFG's edge G, or null.  */
@@ -217,7 +111,7 @@ struct former
         long cost = estimate_num_insns_seq (bb_seq (next), &eni_size_weights);
         if (grown + cost > budget)
           break;
-        basic_block copy = copy_block (next, e, cur);
+        basic_block copy = ppgcc_copy_block (next, e, cur);
         orig_node[copy] = orig_node.at (next);
         for (unsigned k = 0; k < EDGE_COUNT (copy->succs); k++)
           orig_edge[EDGE_SUCC (copy, k)] = orig_edge.at (EDGE_SUCC (next, k));

@@ -5,6 +5,7 @@
    which may run in a signal handler).  If mmap fails the hit is counted as
    dropped, and the profile says so.  */
 #include "hashtable.h"
+#include "hpt.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -72,6 +73,13 @@ hash (uint64_t id)
 GENERAL_REGS_ONLY void
 __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
 {
+  /* -fprofile-paths-table=hpt: one bounded table for the whole program
+     instead (thesis §5.4); its rt_private is the HPT's, not a table.  */
+  if (fn->flags & PP_FN_HPT)
+    {
+      __pp_hpt_hit (fn, id);
+      return;
+    }
   struct table *first
       = next_table ((struct table *_Atomic *) &fn->rt_private);
   if (!first)

@@ -28,6 +28,11 @@
 #include <unistd.h>
 
 #include "hashtable.h"
+#include "hpt.h"
+
+/* switch.c: the profile flag's environment, and its thread after fork.  */
+PPRT_HIDDEN void __pp_switch_init (void);
+PPRT_HIDDEN void __pp_switch_after_fork (void);
 
 static struct __pp_unit *_Atomic registered;
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -43,7 +48,10 @@ zero_counts (struct __pp_unit *u)
         memset (fn->counters, 0, fn->num_paths * sizeof *fn->counters);
       if (fn->ppp_counts)
         memset (fn->ppp_counts, 0, fn->ppp_size * sizeof *fn->ppp_counts);
-      __pp_table_clear (fn);
+      if (fn->flags & PP_FN_HPT)
+        __pp_hpt_clear (fn);
+      else
+        __pp_table_clear (fn);
     }
 }
 
@@ -53,6 +61,8 @@ static void
 after_fork_in_child (void)
 {
   pthread_mutex_init (&dump_lock, NULL);
+  __pp_hpt_after_fork ();
+  __pp_switch_after_fork ();
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
 }
@@ -60,6 +70,7 @@ after_fork_in_child (void)
 static void
 runtime_init (void)
 {
+  __pp_switch_init ();
   pthread_atfork (NULL, NULL, after_fork_in_child);
 }
 
@@ -132,13 +143,18 @@ cmp_pairs (const void *a, const void *b)
 
 /* D's counts as ascending (Ball-Larus id, count) pairs: from the array
    indexed by Ball-Larus id, from the PPP counts (ppp_ids gives each one's
-   Ball-Larus id), and from the hash table (hash mode, PPP misses).  */
+   Ball-Larus id), and from the hash table (hash mode, PPP misses) or,
+   with PP_FN_HPT, from the Hot Path Table, whose evictions and busy sets
+   are the `dropped` (thesis §5.4).  */
 static int
 collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
 {
   ppd_pair *table = NULL;
   uint64_t ntable = 0;
-  if (__pp_table_collect (d, &table, &ntable, &fn->dropped) < 0)
+  if (((d->flags & PP_FN_HPT)
+           ? __pp_hpt_collect (d, &table, &ntable, &fn->dropped)
+           : __pp_table_collect (d, &table, &ntable, &fn->dropped))
+      < 0)
     return -1;
   uint64_t cap = ntable;
   if (d->counters)

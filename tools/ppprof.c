@@ -5,6 +5,7 @@
      ppprof merge -o OUT FILES|DIRS...
      ppprof dot --function F [--svg] [FILES|DIRS]
      ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
+     ppprof overlap [--top N] [--json] A B
 
    Exit status: 0 ok, 1 usage (or, with residual --fail-on-new, untested
    paths), 2 bad input.  */
@@ -30,13 +31,18 @@ usage (FILE *out)
          "       ppprof dot --function F [--svg] [FILES|DIRS]\n"
          "       ppprof residual [--json] [--fail-on-new] [--function F] "
          "[FILES|DIRS]\n"
+         "       ppprof overlap [--top N] [--json] A B\n"
          "Shows path profiles (.ppd) written by programs built with\n"
          "ppgcc -fprofile-paths; with no files, searches the current "
          "directory.\n"
          "residual: the paths that ran but not in training (builds made "
          "with\n"
          "-fuse-path-profile -fprofile-paths=residual); --fail-on-new: "
-         "exit 1 if any.\n",
+         "exit 1 if any.\n"
+         "overlap: how much two profiles (files or directories) agree, in "
+         "percent, over\n"
+         "all paths and per function (e.g. a Hot Path Table build against "
+         "a complete one).\n",
          out);
 }
 
@@ -201,7 +207,8 @@ report (pp_profile_set *set, long top, const char *only, int json)
                 "(truncated) at some edges\n", set->fns[i].name);
       if (set->fns[i].dropped)
         printf ("note: %s: %" PRIu64 " path executions could not be "
-                "recorded (runtime out of memory)\n", set->fns[i].name,
+                "recorded (runtime out of memory, or evicted from the Hot "
+                "Path Table)\n", set->fns[i].name,
                 set->fns[i].dropped);
     }
   free (all);
@@ -346,6 +353,174 @@ merge (pp_profile_set *set, const char *out)
   return 0;
 }
 
+/* ------------------------------------------------------------- overlap */
+
+/* One path of one profile, keyed by (function name, CFG checksum,
+   Ball-Larus id), and its count in profile A and in profile B.  */
+typedef struct
+{
+  const char *name;
+  uint32_t checksum;
+  uint64_t id, a, b;
+} ov_path;
+
+typedef struct
+{
+  const char *name;
+  uint64_t a, b;         /* the function's executions in A and in B */
+  double overlap, diff;  /* within the function; |share in A - in B| */
+} ov_fn;
+
+static int
+ov_key_cmp (const void *x, const void *y)
+{
+  const ov_path *p = x, *q = y;
+  int c = strcmp (p->name, q->name);
+  if (c)
+    return c;
+  if (p->checksum != q->checksum)
+    return p->checksum < q->checksum ? -1 : 1;
+  return p->id < q->id ? -1 : p->id > q->id;
+}
+
+static int
+ov_fn_cmp (const void *x, const void *y)
+{
+  const ov_fn *f = x, *g = y;
+  if (f->diff != g->diff)
+    return f->diff < g->diff ? 1 : -1;
+  return strcmp (f->name, g->name);
+}
+
+/* Appends SET's paths to *ALL, counted in A (IN_A) or B.  */
+static void
+ov_add (const pp_profile_set *set, int in_a, ov_path **all, size_t *n)
+{
+  for (int p = 0; p < set->num_profiles; p++)
+    for (uint32_t i = 0; i < set->profiles[p].nfns; i++)
+      {
+        const ppd_fn *f = &set->profiles[p].fns[i];
+        *all = realloc (*all, (*n + f->npairs + 1) * sizeof **all);
+        for (uint64_t k = 0; k < f->npairs; k++)
+          (*all)[(*n)++] = (ov_path){ f->name, f->checksum, f->pairs[k].id,
+                                      in_a ? f->pairs[k].count : 0,
+                                      in_a ? 0 : f->pairs[k].count };
+      }
+}
+
+/* min (a / ta, b / tb) summed over the paths [FIRST, LAST).  */
+static double
+ov_sum (const ov_path *first, const ov_path *last, uint64_t ta, uint64_t tb)
+{
+  double s = 0;
+  for (const ov_path *p = first; p < last; p++)
+    {
+      double x = (double) p->a / (double) ta, y = (double) p->b / (double) tb;
+      s += x < y ? x : y;
+    }
+  return s;
+}
+
+/* The overlap percentage of two profiles (thesis §5.5.2, after Ammons,
+   Ball and Larus): 100 * sum over paths of min (A(p) / total A,
+   B(p) / total B), how much of the two profiles' execution is common.
+   Per function, the same within the function, for the TOP functions whose
+   share of the execution differs most.  */
+static int
+overlap (pp_profile_set *a, pp_profile_set *b, char **names, long top,
+         int json)
+{
+  ov_path *all = NULL;
+  size_t n = 0;
+  ov_add (a, 1, &all, &n);
+  ov_add (b, 0, &all, &n);
+  if (n)
+    qsort (all, n, sizeof *all, ov_key_cmp);
+  /* One entry per path, and the totals.  */
+  size_t m = 0;
+  uint64_t ta = 0, tb = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      ta += all[i].a, tb += all[i].b;
+      if (m && ov_key_cmp (&all[m - 1], &all[i]) == 0)
+        all[m - 1].a += all[i].a, all[m - 1].b += all[i].b;
+      else
+        all[m++] = all[i];
+    }
+  if (ta == 0 || tb == 0)
+    {
+      fprintf (stderr, "ppprof: %s: no path executions, so no overlap\n",
+               names[ta == 0 ? 0 : 1]);
+      free (all);
+      return 2;
+    }
+  ov_fn *fns = calloc (m + 1, sizeof *fns);
+  size_t nf = 0;
+  for (size_t i = 0, j; i < m; i = j)
+    {
+      ov_fn *f = &fns[nf++];
+      f->name = all[i].name;
+      for (j = i; j < m && !strcmp (all[j].name, all[i].name)
+                  && all[j].checksum == all[i].checksum; j++)
+        f->a += all[j].a, f->b += all[j].b;
+      f->overlap = f->a && f->b ? 100 * ov_sum (&all[i], &all[j], f->a, f->b)
+                                : 0;
+      double d = (double) f->a / (double) ta - (double) f->b / (double) tb;
+      f->diff = d < 0 ? -d : d;
+      if (!f->a && !f->b)
+        nf--; /* in a profile, but never ran */
+    }
+  double total = 100 * ov_sum (all, all + m, ta, tb);
+  qsort (fns, nf, sizeof *fns, ov_fn_cmp);
+  size_t shown = top > 0 && (size_t) top < nf ? (size_t) top : nf;
+  if (json)
+    {
+      printf ("{\"overlap\": %.6f, \"functions\": [", total);
+      for (size_t i = 0; i < shown; i++)
+        {
+          printf ("%s\n  {\"name\": ", i ? "," : "");
+          pp_json_string (stdout, fns[i].name);
+          printf (", \"overlap\": %.6f, \"a\": %" PRIu64 ", \"b\": %" PRIu64
+                  "}", fns[i].overlap, fns[i].a, fns[i].b);
+        }
+      printf ("\n]}\n");
+    }
+  else
+    {
+      printf ("overlap: %.2f%% (A: %" PRIu64 " path executions, B: %" PRIu64
+              ")\n\n", total, ta, tb);
+      printf ("%8s %14s %14s  %s\n", "overlap", "executions A",
+              "executions B", "function (most different shares first)");
+      for (size_t i = 0; i < shown; i++)
+        printf ("%7.2f%% %14" PRIu64 " %14" PRIu64 "  %s\n", fns[i].overlap,
+                fns[i].a, fns[i].b, fns[i].name);
+    }
+  free (fns);
+  free (all);
+  return 0;
+}
+
+/* ppprof overlap A B: each a .ppd or a directory of them.  */
+static int
+overlap_files (char **names, long top, int json)
+{
+  pp_profile_set a, b;
+  if (pp_profile_set_load (&a, &names[0], 1) < 0)
+    return 2;
+  int rc = 2;
+  if (pp_profile_set_load (&b, &names[1], 1) == 0)
+    {
+      if (a.num_profiles == 0 || b.num_profiles == 0)
+        fprintf (stderr, "ppprof: %s: no .ppd profile there\n",
+                 names[a.num_profiles == 0 ? 0 : 1]);
+      else
+        rc = overlap (&a, &b, names, top, json);
+    }
+  pp_profile_set_free (&b);
+  pp_profile_set_free (&a);
+  return rc;
+}
+
 /* DOT: the CFG, edges as thick and red as the share of path executions
    that run over them.  */
 static int
@@ -483,17 +658,25 @@ main (int argc, char **argv)
     }
   int is_report = !strcmp (cmd, "report"), is_merge = !strcmp (cmd, "merge");
   int is_dot = !strcmp (cmd, "dot"), is_residual = !strcmp (cmd, "residual");
-  if (!is_report && !is_merge && !is_dot && !is_residual)
+  int is_overlap = !strcmp (cmd, "overlap");
+  if (!is_report && !is_merge && !is_dot && !is_residual && !is_overlap)
     {
       fprintf (stderr, "ppprof: unknown command '%s'\n", cmd);
       usage (stderr);
       return 1;
     }
   if ((is_merge && (!out || nfiles == 0)) || (is_dot && !only)
-      || (fail_on_new && !is_residual))
+      || (fail_on_new && !is_residual)
+      || (is_overlap && (nfiles != 2 || only || out || svg)))
     {
       usage (stderr);
       return 1;
+    }
+  if (is_overlap)
+    {
+      int rc = overlap_files (files, top, json);
+      free (files);
+      return rc;
     }
   pp_profile_set set;
   if (pp_profile_set_load (&set, files, nfiles) < 0)

@@ -29,6 +29,9 @@ extern "C" {
 #define PP_FN_TRAINED 4u   /* built against a profile: `trained` lists the
                               Ball-Larus ids that profile had run */
 #define PP_FN_PPP 8u       /* preferential path profiling: dual counters */
+#define PP_FN_HPT 16u      /* __pp_hash_hit counts in the program's Hot
+                              Path Table (thesis §5.4), bounded and lossy:
+                              what it evicts is reported as dropped */
 
 struct __pp_fn_desc
 {
@@ -83,6 +86,15 @@ void __pp_ppp_miss (void);
 void __pp_dump (void);
 /* Zeroes the in-memory counters without writing. */
 void __pp_reset (void);
+
+/* The profile flag of -fprofile-paths-switch (runtime/switch.c): probes
+   count only while it is set (from the start, unless PPGCC_PROFILE=off).
+   With =clone a path counts when the flag was set where it started (the
+   function entry or a loop header), with =check when it is set where the
+   path ends.  */
+extern volatile int __pp_on;
+void __pp_profile_on (void);
+void __pp_profile_off (void);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,142 @@
+/* The profile flag (paper 003 §II-III): programs built with
+   -fprofile-paths-switch test __pp_on at function entries and back edges
+   (clone) or at path ends (check), and profile only while it is set.
+
+   It is set by the API (__pp_profile_on, __pp_profile_off), at start-up by
+   PPGCC_PROFILE=off, in bursts by PPGCC_SAMPLE=ON_MS:OFF_MS (a thread of
+   the runtime flips it; after fork the child gets its own), and by a signal
+   named in PPGCC_SWITCH_SIGNAL (e.g. USR2), whose handler flips it.  A
+   program built without switching ignores all of this.  */
+#define _GNU_SOURCE
+#include "pp/rt_abi.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+volatile int __pp_on = 1;
+
+void
+__pp_profile_on (void)
+{
+  __atomic_store_n (&__pp_on, 1, __ATOMIC_RELAXED);
+}
+
+void
+__pp_profile_off (void)
+{
+  __atomic_store_n (&__pp_on, 0, __ATOMIC_RELAXED);
+}
+
+static long sample_on_ms, sample_off_ms;
+
+static void
+sleep_ms (long ms)
+{
+  struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+  while (nanosleep (&ts, &ts) < 0 && errno == EINTR)
+    ;
+}
+
+static void *
+sampler (void *arg)
+{
+  (void) arg;
+  for (;;)
+    {
+      __pp_profile_on ();
+      sleep_ms (sample_on_ms);
+      __pp_profile_off ();
+      sleep_ms (sample_off_ms);
+    }
+  return NULL;
+}
+
+static void
+start_sampler (void)
+{
+  pthread_t t;
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  /* The user's signals go to the user's threads.  */
+  sigset_t all, old;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  if (pthread_create (&t, &attr, sampler, NULL) != 0)
+    fprintf (stderr, "ppgcc profile: PPGCC_SAMPLE: cannot start the "
+             "sampling thread; profiling stays on\n");
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  pthread_attr_destroy (&attr);
+}
+
+static void
+flip (int sig)
+{
+  (void) sig;
+  __atomic_store_n (&__pp_on, !__atomic_load_n (&__pp_on, __ATOMIC_RELAXED),
+                    __ATOMIC_RELAXED);
+}
+
+static int
+signal_number (const char *name)
+{
+  if (!strncmp (name, "SIG", 3))
+    name += 3;
+  static const struct { const char *name; int sig; } known[] = {
+    { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
+    { "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "URG", SIGURG },
+  };
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+    if (!strcmp (name, known[i].name))
+      return known[i].sig;
+  char *end;
+  long n = strtol (name, &end, 10);
+  return *name && !*end && n > 0 && n < NSIG ? (int) n : 0;
+}
+
+/* Called once, when the first unit registers.  */
+__attribute__ ((visibility ("hidden"))) void
+__pp_switch_init (void)
+{
+  const char *initial = getenv ("PPGCC_PROFILE");
+  if (initial && !strcmp (initial, "off"))
+    __pp_profile_off ();
+  const char *sig = getenv ("PPGCC_SWITCH_SIGNAL");
+  if (sig && *sig)
+    {
+      int n = signal_number (sig);
+      struct sigaction sa;
+      memset (&sa, 0, sizeof sa);
+      sa.sa_handler = flip;
+      sa.sa_flags = SA_RESTART;
+      if (!n || sigaction (n, &sa, NULL) < 0)
+        fprintf (stderr, "ppgcc profile: PPGCC_SWITCH_SIGNAL=%s: not a "
+                 "signal that can be caught; ignored\n", sig);
+    }
+  const char *sample = getenv ("PPGCC_SAMPLE");
+  if (sample && *sample)
+    {
+      char *end;
+      sample_on_ms = strtol (sample, &end, 10);
+      if (*end == ':')
+        sample_off_ms = strtol (end + 1, &end, 10);
+      if (*end || sample_on_ms <= 0 || sample_off_ms <= 0)
+        fprintf (stderr, "ppgcc profile: PPGCC_SAMPLE=%s: not ON_MS:OFF_MS "
+                 "(positive milliseconds); ignored\n", sample);
+      else
+        start_sampler ();
+    }
+}
+
+/* fork: the sampling thread is the parent's; the child gets one too.  */
+__attribute__ ((visibility ("hidden"))) void
+__pp_switch_after_fork (void)
+{
+  if (sample_on_ms > 0 && sample_off_ms > 0)
+    start_sampler ();
+}
