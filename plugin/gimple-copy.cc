@@ -156,3 +156,26 @@ ppgcc_copy_block (basic_block bb, edge e, basic_block after)
   redirect_edge_and_branch (e, copy);
   return copy;
 }
+
+bool
+ppgcc_copyable_cfg_p (function *fun, const pp_numbering *n, int edge_flags)
+{
+  if (n->num_cuts)
+    return false;
+  basic_block bb;
+  FOR_ALL_BB_FN (bb, fun)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        if (e->flags & (EDGE_COMPLEX | edge_flags))
+          return false;
+      /* asm goto names its targets by label.  */
+      gimple_stmt_iterator gsi = gsi_last_bb (bb);
+      if (!gsi_end_p (gsi))
+        if (gasm *a = dyn_cast<gasm *> (gsi_stmt (gsi)))
+          if (gimple_asm_nlabels (a))
+            return false;
+    }
+  return true;
+}

@@ -14,7 +14,7 @@ namespace {
 /* The executed paths of F, the hottest first until they cover the
    -fprofile-paths-hot share of F's path executions.  */
 void
-executed_paths (const ppd_fn *f, const pp_numbering *n,
+hottest_paths (const ppd_fn *f, const pp_numbering *n,
                 std::vector<pp_pathid> &ids)
 {
   std::vector<ppd_pair> run;
@@ -51,12 +51,7 @@ set_edge_weights (const ppd_fn *f, const ppgcc_cfg &cfg,
 {
   std::vector<pp_pathid> ids;
   std::vector<uint64_t> counts;
-  for (uint64_t k = 0; k < f->npairs; k++)
-    if (f->pairs[k].count && f->pairs[k].id < n->num_paths)
-      {
-        ids.push_back (f->pairs[k].id);
-        counts.push_back (f->pairs[k].count);
-      }
+  ppgcc_executed_paths (f, n, ids, counts);
   int ne = pp_graph_num_edges (cfg.graph);
   std::vector<uint64_t> node_count (pp_graph_num_nodes (cfg.graph));
   std::vector<uint64_t> edge_count (ne ? ne : 1);
@@ -96,7 +91,7 @@ ppgcc_interesting_paths (function *fun, const char *name, uint32_t checksum,
       /* Not in the profile: it never ran in training (or is new).  */
       if (f)
         {
-          executed_paths (f, n, ids);
+          hottest_paths (f, n, ids);
           set_edge_weights (f, cfg, n);
         }
     }

@@ -162,12 +162,7 @@ ppgcc_use_profile (function *fun)
     {
       std::vector<pp_pathid> ids;
       std::vector<uint64_t> counts;
-      for (uint64_t k = 0; k < p->npairs; k++)
-        if (p->pairs[k].count && p->pairs[k].id < n->num_paths)
-          {
-            ids.push_back (p->pairs[k].id);
-            counts.push_back (p->pairs[k].count);
-          }
+      ppgcc_executed_paths (p, n, ids, counts);
       ensure_summary ();
       ppgcc_cfg cfg2;
       pp_numbering *n2;

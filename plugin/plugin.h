@@ -122,6 +122,10 @@ bool ppgcc_profile_in_use (bool *missing);
 const ppd_fn *ppgcc_profile_function (function *fun, const char *name,
                                       uint32_t checksum, bool *mismatch);
 const pp_spec *ppgcc_interesting_spec ();
+/* The executed paths of P (ids below N's path count) with their counts.  */
+void ppgcc_executed_paths (const ppd_fn *p, const pp_numbering *n,
+                           std::vector<pp_pathid> &ids,
+                           std::vector<uint64_t> &counts);
 /* The most path executions of one function in the profile.  */
 uint64_t ppgcc_profile_max_executions ();
 
@@ -170,6 +174,10 @@ basic_block ppgcc_copy_stmts (basic_block bb, basic_block after,
                               std::unordered_map<tree, tree> &names);
 basic_block ppgcc_copy_block (basic_block bb, edge e, basic_block after);
 void ppgcc_rename_uses (gimple *stmt, std::unordered_map<tree, tree> &names);
+/* Whether FUN's blocks may be copied: no abnormal or EH edges (nor edges
+   with EDGE_FLAGS), no asm goto, no paths cut by N.  */
+bool ppgcc_copyable_cfg_p (function *fun, const pp_numbering *n,
+                           int edge_flags);
 
 /* switch.cc: -fprofile-paths-switch=clone.  The plain copy of each block
    (by graph node), the graph's back edges, the first block's node.  */

@@ -221,6 +221,19 @@ ppgcc_interesting_spec ()
   return spec;
 }
 
+void
+ppgcc_executed_paths (const ppd_fn *p, const pp_numbering *n,
+                      std::vector<pp_pathid> &ids,
+                      std::vector<uint64_t> &counts)
+{
+  for (uint64_t k = 0; k < p->npairs; k++)
+    if (p->pairs[k].count && p->pairs[k].id < n->num_paths)
+      {
+        ids.push_back (p->pairs[k].id);
+        counts.push_back (p->pairs[k].count);
+      }
+}
+
 uint64_t
 ppgcc_profile_max_executions ()
 {

@@ -172,24 +172,6 @@ struct former
   }
 };
 
-/* Functions whose CFG this pass leaves as it is.  */
-bool
-unsuitable (function *fun, const pp_numbering *n)
-{
-  if (n->num_cuts)
-    return true;
-  basic_block bb;
-  FOR_ALL_BB_FN (bb, fun)
-    {
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, bb->succs)
-        if (e->flags & (EDGE_COMPLEX | EDGE_IRREDUCIBLE_LOOP))
-          return true;
-    }
-  return false;
-}
-
 } // namespace
 
 bool
@@ -199,11 +181,11 @@ ppgcc_form_superblocks (function *fun, const ppgcc_cfg &cfg,
                         pp_numbering **n2_out)
 {
   *n2_out = nullptr;
-  if (!ppgcc_opts.superblocks || ids.empty () || unsuitable (fun, n))
+  if (!ppgcc_opts.superblocks || ids.empty () || !ppgcc_copyable_cfg_p (fun, n, EDGE_IRREDUCIBLE_LOOP))
     return false;
   if (current_loops)
     mark_irreducible_loops ();
-  if (unsuitable (fun, n))
+  if (!ppgcc_copyable_cfg_p (fun, n, EDGE_IRREDUCIBLE_LOOP))
     return false;
 
   former f (fun, cfg, n);

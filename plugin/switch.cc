@@ -40,31 +40,6 @@ ppgcc_profile_flag ()
   return decl;
 }
 
-namespace {
-
-bool
-suitable (function *fun, const pp_numbering *n)
-{
-  if (n->num_cuts)
-    return false;
-  basic_block bb;
-  FOR_ALL_BB_FN (bb, fun)
-    {
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, bb->succs)
-        if (e->flags & EDGE_COMPLEX)
-          return false;
-      gimple_stmt_iterator gsi = gsi_last_bb (bb);
-      if (!gsi_end_p (gsi))
-        if (gasm *a = dyn_cast<gasm *> (gsi_stmt (gsi)))
-          if (gimple_asm_nlabels (a))
-            return false;
-    }
-  return true;
-}
-
-} // namespace
 
 /* Copies the function's body (every block of CFG but ENTRY and EXIT) into
    ST.plain, unreachable until ppgcc_switch_connect.  */
@@ -72,7 +47,7 @@ bool
 ppgcc_switch_prepare (function *fun, const ppgcc_cfg &cfg,
                       const pp_numbering *n, ppgcc_switch &st)
 {
-  if (!suitable (fun, n))
+  if (!ppgcc_copyable_cfg_p (fun, n, 0))
     return false;
   int nn = (int) cfg.blocks.size ();
   st.plain.assign (nn, nullptr);
