@@ -274,6 +274,8 @@ ppgcc_print_help (FILE *out)
          "  PPGCC_PREFIX, PPGCC_PREFIX_STRIP   (at run time) where "
          "profiles go, like\n"
          "                  GCOV_PREFIX, GCOV_PREFIX_STRIP\n"
+         "  PPGCC_HPT       (at run time) the Hot Path Table's size, "
+         "SETSxWAYS (512x4)\n"
          "Profiles: each object writes <object>.ppd at exit; see "
          "ppprof(1).\n",
          out);
