@@ -1,4 +1,4 @@
-# Shared by bench/realworld and bench/overhead.  Sourced, not run.
+# Shared by the bench/ scripts (realworld, overhead, residual, run).  Sourced, not run.
 set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$BENCH_DIR/.." && pwd)
@@ -45,9 +45,10 @@ fetch_source() {
 # A fresh copy of a source tree.
 fresh_copy() { rm -rf "$2"; cp -r "$1" "$2"; }
 
-# Builds: bzip2 and lua with their own Makefiles, CC as given.
-build_bzip2() { make -C "$1" -s CC="$2" CFLAGS="$3 -D_FILE_OFFSET_BITS=64" bzip2 >/dev/null 2>&1; }
-build_lua() { make -C "$1/src" -s CC="$2" MYCFLAGS="$3" MYLDFLAGS="$3" linux-noreadline >/dev/null 2>&1; }
+# Builds: bzip2 and lua with their own Makefiles, CC as given: DIR CC
+# CFLAGS [LOG] (the compiler's messages go to LOG, else nowhere).
+build_bzip2() { make -C "$1" -s CC="$2" CFLAGS="$3 -D_FILE_OFFSET_BITS=64" bzip2 >"${4:-/dev/null}" 2>&1; }
+build_lua() { make -C "$1/src" -s CC="$2" MYCFLAGS="$3" MYLDFLAGS="$3" linux-noreadline >"${4:-/dev/null}" 2>&1; }
 
 # Deterministic input for bzip2: about $1 MB of varied text.
 make_text() {

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* __pp_ppp_miss (ppp_miss_x86_64.S) saves only the general registers and
-   the SSE state around __pp_hash_hit: the code it reaches must not touch
-   AVX state.  */
+/* __pp_ppp_miss (ppp_miss_x86_64.S) saves only the general registers
+   around __pp_hash_hit: the code it reaches must not touch vector
+   registers.  */
 #if defined(__x86_64__)
 #define GENERAL_REGS_ONLY __attribute__ ((target ("general-regs-only")))
 #else

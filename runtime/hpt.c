@@ -25,10 +25,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* __pp_ppp_miss (ppp_miss_x86_64.S) saves only the general registers and
-   the SSE state around __pp_hash_hit, which calls here: the code the probe
-   reaches must not touch AVX state, hence no libc string functions on
-   that path (glibc's use AVX2), only syscalls.  */
+/* __pp_ppp_miss (ppp_miss_x86_64.S) saves only the general registers
+   around __pp_hash_hit, which calls here: the code the probe reaches must
+   not touch vector registers, hence no libc string functions on that path
+   (glibc's use AVX2), only system calls.  */
 #if defined(__x86_64__)
 #define GENERAL_REGS_ONLY __attribute__ ((target ("general-regs-only")))
 #else
