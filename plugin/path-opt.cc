@@ -125,7 +125,12 @@ public:
   bool gate (function *) final override { return installed_any; }
   unsigned int execute (function *) final override
   {
+    /* In the default optimization node too: switching to a function and
+       back restores the options from it (zstd's target attributes).  */
     global_options.x_flag_branch_probabilities = 1;
+    optimization_default_node
+        = build_optimization_node (&global_options, &global_options_set);
+    optimization_current_node = optimization_default_node;
     return 0;
   }
 };
