@@ -1,0 +1,184 @@
+/* ppprof report: the hot paths, by source line (text or --json); and the
+   printing of paths shared by the other commands.  */
+#include "config.h"
+
+#include "commands.h"
+
+#include "pp/rt_abi.h"
+
+#include <inttypes.h>
+#include "json_out.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void
+print_lines (FILE *out, const pp_report_path *p)
+{
+  /* Consecutive lines as ranges: 3 4 5 9 -> 3-5 9.  */
+  for (int i = 0; i < p->num_lines;)
+    {
+      int j = i;
+      while (j + 1 < p->num_lines && p->lines[j + 1] == p->lines[j] + 1)
+        j++;
+      if (j > i)
+        fprintf (out, "%s%u-%u", i ? " " : "", p->lines[i], p->lines[j]);
+      else
+        fprintf (out, "%s%u", i ? " " : "", p->lines[i]);
+      i = j + 1;
+    }
+}
+
+/* The path as in report lines: its source lines between the (cont) and
+   (break) markers.  */
+void
+print_path (FILE *out, const pp_report_path *p)
+{
+  if (p->starts_at_back_edge)
+    fprintf (out, "(cont) ");
+  if (p->num_lines == 0)
+    fprintf (out, "[no source line: compiler-made block, e.g. a computed-goto "
+             "dispatch]");
+  print_lines (out, p);
+  if (p->ends_at_back_edge)
+    fprintf (out, " (break)");
+}
+
+void
+print_json_lines (FILE *out, const pp_report_path *p)
+{
+  fprintf (out, "\"lines\": [");
+  for (int l = 0; l < p->num_lines; l++)
+    fprintf (out, "%s%u", l ? ", " : "", p->lines[l]);
+  fprintf (out, "]");
+}
+
+/* Whether function NAME is in SET: --function of a name that is not is
+   bad input.  */
+int
+known_function (const pp_profile_set *set, const char *name)
+{
+  for (int i = 0; i < set->num_fns; i++)
+    if (!strcmp (set->fns[i].name, name))
+      return 1;
+  fprintf (stderr, "ppprof: function '%s' is not in the profile\n", name);
+  return 0;
+}
+
+typedef struct
+{
+  const pp_report_fn *fn;
+  const pp_report_path *path;
+} ranked;
+
+static int
+by_count_desc (const void *a, const void *b)
+{
+  const ranked *x = a, *y = b;
+  if (x->path->count != y->path->count)
+    return x->path->count < y->path->count ? 1 : -1;
+  int c = strcmp (x->fn->name, y->fn->name);
+  return c ? c : (x->path->id < y->path->id ? -1 : 1);
+}
+
+int
+ppprof_report (pp_profile_set *set, long top, const char *only, int json)
+{
+  if (json)
+    {
+      printf ("{\"functions\": [");
+      int first_fn = 1;
+      for (int i = 0; i < set->num_fns; i++)
+        {
+          const pp_report_fn *fn = &set->fns[i];
+          if (only && strcmp (fn->name, only) != 0)
+            continue;
+          printf ("%s\n  {\"name\": ", first_fn ? "" : ",");
+          first_fn = 0;
+          pp_json_string (stdout, fn->name);
+          printf (", \"file\": ");
+          pp_json_string (stdout, fn->file);
+          printf (", \"num_paths\": %" PRIu64 ", \"truncated\": %s, "
+                  "\"dropped\": %" PRIu64 ", \"trained\": %s, \"paths\": [",
+                  fn->num_paths, (fn->flags & 2u) ? "true" : "false",
+                  fn->dropped,
+                  (fn->flags & PP_FN_TRAINED) ? "true" : "false");
+          for (int k = 0; k < fn->num_paths_run; k++)
+            {
+              const pp_report_path *p = &fn->paths[k];
+              printf ("%s\n    {\"id\": %" PRIu64 ", \"count\": %" PRIu64
+                      ", ",
+                      k ? "," : "", p->id, p->count);
+              print_json_lines (stdout, p);
+              printf (", \"starts_at_entry\": %s, \"ends_at_exit\": %s%s}",
+                      p->starts_at_back_edge ? "false" : "true",
+                      p->ends_at_back_edge ? "false" : "true",
+                      p->untested ? ", \"untested\": true" : "");
+            }
+          printf ("]}");
+        }
+      printf ("\n], \"total\": %" PRIu64 "}\n", set->total);
+      return 0;
+    }
+
+  int n = 0;
+  for (int i = 0; i < set->num_fns; i++)
+    n += set->fns[i].num_paths_run;
+  ranked *all = calloc (n ? n : 1, sizeof *all);
+  n = 0;
+  uint64_t total = 0;
+  for (int i = 0; i < set->num_fns; i++)
+    {
+      if (only && strcmp (set->fns[i].name, only) != 0)
+        continue;
+      for (int k = 0; k < set->fns[i].num_paths_run; k++)
+        {
+          all[n].fn = &set->fns[i];
+          all[n++].path = &set->fns[i].paths[k];
+          total += set->fns[i].paths[k].count;
+        }
+    }
+  if (only && n == 0)
+    {
+      int known = 0;
+      for (int i = 0; i < set->num_fns; i++)
+        known |= !strcmp (set->fns[i].name, only);
+      if (!known)
+        {
+          fprintf (stderr, "ppprof: function '%s' is not in the profile\n",
+                   only);
+          free (all);
+          return 2;
+        }
+    }
+  qsort (all, n, sizeof *all, by_count_desc);
+  printf ("%d paths run in %d functions, %" PRIu64 " path executions\n\n",
+          n, set->num_fns, total);
+  printf ("%12s %7s  %-24s %s\n", "count", "share", "function",
+          "path (source lines; (cont): starts after a back edge or a "
+          "restart, (break): ends at one, or in a noreturn call)");
+  for (int i = 0; i < n && (top <= 0 || i < top); i++)
+    {
+      const pp_report_path *p = all[i].path;
+      printf ("%12" PRIu64 " %6.2f%%  %-24s %s: ", p->count,
+              total ? 100.0 * (double) p->count / (double) total : 0.0,
+              all[i].fn->name, all[i].fn->file);
+      print_path (stdout, p);
+      printf ("\n");
+    }
+  for (int i = 0; i < set->num_fns; i++)
+    {
+      if (set->fns[i].flags & 2u)
+        printf ("note: %s has more than 2^64 paths; its paths are cut "
+                "(truncated) at some edges\n", set->fns[i].name);
+      if (set->fns[i].dropped)
+        printf ("note: %s: %" PRIu64 " path executions could not be "
+                "recorded (runtime out of memory, or evicted from the Hot "
+                "Path Table)\n", set->fns[i].name,
+                set->fns[i].dropped);
+    }
+  free (all);
+  return 0;
+}
+
