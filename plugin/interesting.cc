@@ -52,17 +52,11 @@ set_edge_weights (const ppd_fn *f, const ppgcc_cfg &cfg,
   std::vector<pp_pathid> ids;
   std::vector<uint64_t> counts;
   ppgcc_executed_paths (f, n, ids, counts);
-  int ne = pp_graph_num_edges (cfg.graph);
-  std::vector<uint64_t> node_count (pp_graph_num_nodes (cfg.graph));
-  std::vector<uint64_t> edge_count (ne ? ne : 1);
-  std::vector<char> known (ne ? ne : 1);
-  if (pp_counts_from_paths (n, cfg.graph, ids.data (), counts.data (),
-                            ids.size (), node_count.data (),
-                            edge_count.data (), known.data ())
-      < 0)
+  ppgcc_counts c;
+  if (!ppgcc_cfg_counts (cfg, n, ids, counts, c))
     return;
-  for (int e = 0; e < ne; e++)
-    pp_graph_set_edge_weight (cfg.graph, e, (double) edge_count[e]);
+  for (int e = 0; e < pp_graph_num_edges (cfg.graph); e++)
+    pp_graph_set_edge_weight (cfg.graph, e, (double) c.edge[e]);
 }
 
 } // namespace

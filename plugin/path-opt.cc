@@ -72,12 +72,8 @@ install_counts (function *fun, const ppgcc_cfg &cfg, const pp_numbering *n,
                 const std::vector<uint64_t> &counts)
 {
   int nn = pp_graph_num_nodes (cfg.graph), ne = pp_graph_num_edges (cfg.graph);
-  std::vector<uint64_t> node_count (nn), edge_count (ne ? ne : 1);
-  std::vector<char> known (ne ? ne : 1);
-  if (pp_counts_from_paths (n, cfg.graph, ids.data (), counts.data (),
-                            ids.size (), node_count.data (),
-                            edge_count.data (), known.data ())
-      < 0)
+  ppgcc_counts c;
+  if (!ppgcc_cfg_counts (cfg, n, ids, counts, c))
     return;
   std::vector<std::vector<int> > outs (nn);
   for (int g = 0; g < ne; g++)
@@ -86,10 +82,10 @@ install_counts (function *fun, const ppgcc_cfg &cfg, const pp_numbering *n,
   profile_count max = profile_count::zero ();
   for (int v = 0; v < nn; v++)
     {
-      uint64_t c = MIN (node_count[v], (uint64_t) profile_count::max_count);
-      cfg.blocks[v]->count = profile_count::from_gcov_type ((gcov_type) c);
+      uint64_t bc = MIN (c.node[v], (uint64_t) profile_count::max_count);
+      cfg.blocks[v]->count = profile_count::from_gcov_type ((gcov_type) bc);
       max = max.max (cfg.blocks[v]->count);
-      set_probabilities (cfg, outs[v], node_count[v], edge_count, known);
+      set_probabilities (cfg, outs[v], c.node[v], c.edge, c.known);
     }
   /* Kept up to date by the profile pass, which -O0 does not run.  */
   fun->cfg->count_max = max;

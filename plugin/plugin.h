@@ -126,6 +126,17 @@ const pp_spec *ppgcc_interesting_spec ();
 void ppgcc_executed_paths (const ppd_fn *p, const pp_numbering *n,
                            std::vector<pp_pathid> &ids,
                            std::vector<uint64_t> &counts);
+/* Block and edge counts of CFG from path counts (lib/counts.c); false
+   when an id is out of range.  */
+struct ppgcc_counts
+{
+  std::vector<uint64_t> node, edge;
+  std::vector<char> known; /* the edge's count follows from the paths */
+};
+bool ppgcc_cfg_counts (const ppgcc_cfg &cfg, const pp_numbering *n,
+                       const std::vector<pp_pathid> &ids,
+                       const std::vector<uint64_t> &counts,
+                       ppgcc_counts &out);
 /* The most path executions of one function in the profile.  */
 uint64_t ppgcc_profile_max_executions ();
 

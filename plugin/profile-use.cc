@@ -234,6 +234,21 @@ ppgcc_executed_paths (const ppd_fn *p, const pp_numbering *n,
       }
 }
 
+bool
+ppgcc_cfg_counts (const ppgcc_cfg &cfg, const pp_numbering *n,
+                  const std::vector<pp_pathid> &ids,
+                  const std::vector<uint64_t> &counts, ppgcc_counts &out)
+{
+  int ne = pp_graph_num_edges (cfg.graph);
+  out.node.assign (pp_graph_num_nodes (cfg.graph), 0);
+  out.edge.assign (ne ? ne : 1, 0);
+  out.known.assign (ne ? ne : 1, 0);
+  return pp_counts_from_paths (n, cfg.graph, ids.data (), counts.data (),
+                               ids.size (), out.node.data (),
+                               out.edge.data (), out.known.data ())
+         == 0;
+}
+
 uint64_t
 ppgcc_profile_max_executions ()
 {

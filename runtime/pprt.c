@@ -197,11 +197,10 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
 
 /* The unit's counts as a profile of one run.  */
 static int
-snapshot (struct __pp_unit *u, uint64_t sum_max, ppd_profile *p)
+snapshot (struct __pp_unit *u, ppd_profile *p)
 {
   memset (p, 0, sizeof *p);
   p->runs = 1;
-  p->sum_max = sum_max;
   p->source = strdup (u->source ? u->source : "");
   p->fns = calloc (u->num_fns ? u->num_fns : 1, sizeof *p->fns);
   if (!p->source || !p->fns)
@@ -249,19 +248,18 @@ warn_changed (void *ctx, const char *fn)
            ((struct warn_ctx *) ctx)->path, fn);
 }
 
-/* Merges one unit into its file.  Returns 0 when written.  */
+/* Merges SNAP, the unit's counts of this run, into its file.  Returns 0
+   when written.  */
 static int
-dump_unit (struct __pp_unit *u, uint64_t sum_max)
+dump_unit (struct __pp_unit *u, ppd_profile *snap)
 {
-  ppd_profile now, old;
+  ppd_profile now = *snap, old;
   char *path = profile_path (u->ppd_path);
   int rc = -1;
-  if (!path || snapshot (u, sum_max, &now) < 0)
+  if (!path)
     {
       fprintf (stderr, "ppgcc profile: %s: out of memory, not written\n",
                u->ppd_path);
-      free (path);
-      ppd_free (&now);
       return -1;
     }
   make_parent_dirs (path);
@@ -324,38 +322,24 @@ dump_unit (struct __pp_unit *u, uint64_t sum_max)
   close (lock_fd);
   free (lock_path);
 out:
-  ppd_free (&now);
   free (path);
   return rc;
 }
 
-/* A function's path executions so far (saturating).  */
+/* The most path executions of one function in the profiles P[0..N): the
+   program's sum_max for this run (include/pp/ppd.h).  */
 static uint64_t
-executions (struct __pp_fn_desc *d)
-{
-  ppd_fn fn;
-  memset (&fn, 0, sizeof fn);
-  if (collect_counts (d, &fn) < 0)
-    return 0;
-  uint64_t total = 0;
-  for (uint64_t k = 0; k < fn.npairs; k++)
-    total = ppd_add_sat (total, fn.pairs[k].count);
-  free (fn.pairs);
-  return total;
-}
-
-/* The most path executions of one function of the program in this run:
-   the profile's sum_max (include/pp/ppd.h).  */
-static uint64_t
-program_max (void)
+program_max (const ppd_profile *p, int n)
 {
   uint64_t max = 0;
-  for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
-    for (uint32_t f = 0; f < u->num_fns; f++)
+  for (int i = 0; i < n; i++)
+    for (uint32_t f = 0; f < p[i].nfns; f++)
       {
-        uint64_t e = executions (u->fns[f]);
-        if (e > max)
-          max = e;
+        uint64_t total = 0;
+        for (uint64_t k = 0; k < p[i].fns[f].npairs; k++)
+          total = ppd_add_sat (total, p[i].fns[f].pairs[k].count);
+        if (total > max)
+          max = total;
       }
   return max;
 }
@@ -365,10 +349,36 @@ __pp_dump (void)
 {
   pthread_mutex_lock (&dump_lock);
   int saved = errno;
-  uint64_t sum_max = program_max ();
+  /* Every unit's counts first, once: the program's maximum goes into each
+     unit's profile.  */
+  int n = 0;
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
-    if (dump_unit (u, sum_max) == 0)
-      zero_counts (u);
+    n++;
+  ppd_profile *snaps = calloc (n ? n : 1, sizeof *snaps);
+  char *ok = calloc (n ? n : 1, 1);
+  if (!snaps || !ok)
+    fprintf (stderr, "ppgcc profile: out of memory, no profile written\n");
+  int i = 0;
+  for (struct __pp_unit *u = atomic_load (&registered); u && snaps && ok;
+       u = u->next, i++)
+    {
+      ok[i] = snapshot (u, &snaps[i]) == 0;
+      if (!ok[i])
+        fprintf (stderr, "ppgcc profile: %s: out of memory, not written\n",
+                 u->ppd_path);
+    }
+  uint64_t sum_max = snaps && ok ? program_max (snaps, n) : 0;
+  i = 0;
+  for (struct __pp_unit *u = atomic_load (&registered); u && snaps && ok;
+       u = u->next, i++)
+    {
+      snaps[i].sum_max = sum_max;
+      if (ok[i] && dump_unit (u, &snaps[i]) == 0)
+        zero_counts (u);
+      ppd_free (&snaps[i]);
+    }
+  free (snaps);
+  free (ok);
   errno = saved;
   pthread_mutex_unlock (&dump_lock);
 }

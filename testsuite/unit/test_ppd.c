@@ -162,6 +162,7 @@ test_round_trip (void)
   set_fn (&p.fns[0], "f", 0xdeadbeef, PP_FN_TRAINED | PP_FN_PPP, pf, 2, tf,
           3);
   p.fns[0].dropped = 2;
+  p.sum_max = 123456789012ull;
   set_fn (&p.fns[1], "g", 7, 0, NULL, 0, NULL, 0);
 
   unsigned char *buf;
@@ -174,6 +175,7 @@ test_round_trip (void)
   const char *why = NULL;
   CU_ASSERT_EQUAL_FATAL (ppd_decode (buf, len, &q, &why), 0);
   CU_ASSERT_EQUAL (q.runs, 3);
+  CU_ASSERT_EQUAL (q.sum_max, 123456789012ull);
   CU_ASSERT_STRING_EQUAL (q.source, "a.c");
   CU_ASSERT_EQUAL_FATAL (q.nfns, 2);
   const ppd_fn *f = &q.fns[0], *g = &q.fns[1];
@@ -307,8 +309,11 @@ test_merge (void)
   one_fn_profile (&b, PP_FN_TRAINED, pb, 2, tb, 3);
   a.fns[0].dropped = 1;
   b.fns[0].dropped = 2;
+  a.sum_max = 40;
+  b.sum_max = 2;
   CU_ASSERT_EQUAL_FATAL (ppd_merge (&a, &b, NULL, NULL), 0);
   CU_ASSERT_EQUAL (a.runs, 2);
+  CU_ASSERT_EQUAL (a.sum_max, 42); /* summed over runs, as gcov's */
   CU_ASSERT_EQUAL_FATAL (a.nfns, 1);
   const ppd_fn *f = &a.fns[0];
   CU_ASSERT_EQUAL (f->flags, PP_FN_TRAINED);
