@@ -49,7 +49,7 @@ fn_desc_type ()
   add_field (&fields, "counters", build_pointer_type (ppgcc_u64_type ()));
   add_field (&fields, "meta", const_char_ptr ());
   add_field (&fields, "meta_len", unsigned_type_node);
-  add_field (&fields, "reserved", unsigned_type_node);
+  add_field (&fields, "nmetrics", unsigned_type_node);
   add_field (&fields, "rt_private", ptr_type_node);
   add_field (&fields, "ppp_ids",
              build_pointer_type (build_qualified_type (ppgcc_u64_type (),
@@ -60,6 +60,7 @@ fn_desc_type ()
              build_pointer_type (build_qualified_type (ppgcc_u64_type (),
                                                        TYPE_QUAL_CONST)));
   add_field (&fields, "num_trained", ppgcc_u64_type ());
+  add_field (&fields, "metrics", build_pointer_type (ppgcc_u64_type ()));
   finish_builtin_struct (desc_type, "__pp_fn_desc", fields, NULL_TREE);
   return desc_type;
 }
@@ -79,6 +80,9 @@ pp_unit_type ()
   add_field (&fields, "fns",
              build_pointer_type (build_pointer_type (fn_desc_type ())));
   add_field (&fields, "next", build_pointer_type (unit_type));
+  add_field (&fields, "metrics", const_char_ptr ());
+  add_field (&fields, "flags", unsigned_type_node);
+  add_field (&fields, "reserved", unsigned_type_node);
   finish_builtin_struct (unit_type, "__pp_unit", fields, NULL_TREE);
   return unit_type;
 }
@@ -259,6 +263,14 @@ ppgcc_emit_unit ()
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 13),
                               build_int_cstu (ppgcc_u64_type (),
                                               fn.trained.size ()));
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 7),
+                              build_int_cstu (unsigned_type_node,
+                                              fn.nmetrics));
+      if (fn.metrics)
+        CONSTRUCTOR_APPEND_ELT (v, field (dtype, 14),
+                                fold_convert (counters_ptr,
+                                              build_fold_addr_expr (
+                                                  fn.metrics)));
       DECL_INITIAL (fn.desc) = build_constructor (dtype, v);
       define_var (fn.desc);
       CONSTRUCTOR_APPEND_ELT (ptrs, NULL_TREE, build_fold_addr_expr (fn.desc));
@@ -284,6 +296,12 @@ ppgcc_emit_unit ()
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 4),
                           fold_convert (TREE_TYPE (field (utype, 4)),
                                         build_fold_addr_expr (arr)));
+  if (!ppgcc_opts.metrics.empty ())
+    CONSTRUCTOR_APPEND_ELT (u, field (utype, 6),
+                            string_ptr (ppgcc_opts.metrics));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 7),
+                          build_int_cstu (unsigned_type_node,
+                                          ppgcc_opts.cct ? PP_UNIT_CCT : 0));
   DECL_INITIAL (unit) = build_constructor (utype, u);
   define_var (unit);
 

@@ -77,6 +77,11 @@ struct ppgcc_options
   double superblock_hot = 1;           /* -fpath-superblock-hot=P */
   /* -fprofile-paths-switch=: probes that the profile flag turns off.  */
   enum { SWITCH_NONE, SWITCH_CHECK, SWITCH_CLONE } switching = SWITCH_NONE;
+  /* -fprofile-paths=cct: counts per calling context (PLDI'97 §4).  */
+  bool cct = false;
+  /* -fprofile-paths-metric=EVENT[,EVENT]: as given, and how many.  */
+  std::string metrics;
+  unsigned nmetrics = 0;
 };
 extern ppgcc_options ppgcc_opts;
 
@@ -99,6 +104,8 @@ struct ppgcc_fn
   std::vector<uint64_t> slot_ids;
   std::vector<uint64_t> trained; /* PP_FN_TRAINED: ascending BL ids */
   bool switch_check = false;     /* path ends test the profile flag */
+  unsigned nmetrics = 0;         /* metrics per path (array mode) */
+  tree metrics = NULL_TREE;      /* their accumulators, without cct */
 };
 extern std::vector<ppgcc_fn> ppgcc_fns;
 

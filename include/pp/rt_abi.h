@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 2u
+#define PP_ABI_VERSION 3u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* counters == NULL: paths go to the hash table */
@@ -32,6 +32,9 @@ extern "C" {
 #define PP_FN_HPT 16u      /* __pp_hash_hit counts in the program's Hot
                               Path Table (thesis §5.4), bounded and lossy:
                               what it evicts is reported as dropped */
+#define PP_FN_CCT 32u      /* -fprofile-paths=cct: counted per calling
+                              context (__pp_enter's record), not in
+                              `counters` */
 
 struct __pp_fn_desc
 {
@@ -43,7 +46,8 @@ struct __pp_fn_desc
   const char *meta;       /* the function's CFG in the graph language
                              (doc/graph-language.md): for path regeneration */
   uint32_t meta_len;
-  uint32_t reserved;
+  uint32_t nmetrics;      /* -fprofile-paths-metric: metrics per path (the
+                             unit's `metrics` list), 0 without */
   void *rt_private;       /* runtime's: the hash table (hash mode, and the
                              side table of PPP misses) */
   /* PP_FN_PPP (thesis §3.2.3, §3.6 "Additional checks"): ppp_ids[j] is
@@ -60,6 +64,10 @@ struct __pp_fn_desc
   /* PP_FN_TRAINED: the interesting (tested) paths, ascending.  */
   const uint64_t *trained;
   uint64_t num_trained;
+  /* nmetrics > 0 without PP_FN_CCT, array mode: metrics[id * nmetrics + m]
+     accumulates metric m over the executions of path id (PLDI'97 §3.1);
+     else NULL.  */
+  uint64_t *metrics;
 };
 
 struct __pp_unit
@@ -71,9 +79,37 @@ struct __pp_unit
   const char *source;     /* main source file, as given to the compiler */
   struct __pp_fn_desc *const *fns; /* [num_fns] */
   struct __pp_unit *next; /* runtime's: the list of registered units */
+  /* -fprofile-paths-metric=: the events, comma-separated as given
+     ("cycles,instructions"), or NULL.  Every unit of a program should
+     give the same list; the first registered one sets the program's.  */
+  const char *metrics;
+  uint32_t flags;         /* PP_UNIT_* */
+  uint32_t reserved;
 };
 
+/* __pp_unit.flags */
+#define PP_UNIT_CCT 1u     /* its functions call __pp_enter/__pp_exit */
+
 void __pp_register_unit (struct __pp_unit *unit);
+
+/* Calling context tree and metrics (PLDI'97 §3.1, §4; runtime/cct.c).
+   A function with PP_FN_CCT, or with nmetrics > 0, calls at its entry
+     tok = __pp_enter (&desc, __builtin_return_address (0),
+                       __builtin_frame_address (0));
+   and __pp_exit (tok) before each return.  With PP_FN_CCT, TOK points at
+   the counters of this call's context record: tok[id] is path id's count
+   (array mode, num_paths slots; hash-mode functions get no slots and
+   still call __pp_hash_hit), and tok + num_paths its metrics, laid out as
+   `metrics` above.  Without PP_FN_CCT, TOK is only handed back to
+   __pp_exit.  RET_ADDR and FRAME let the runtime tell call sites apart
+   and recover the context after longjmp (frames below FRAME are dead).
+   At a path end with metrics:
+     __pp_metric_path (&acc[id * nmetrics], nmetrics)
+   adds to each accumulator the metric's change since the path started,
+   less what the function's callees used (their paths have it).  */
+uint64_t *__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame);
+void __pp_exit (uint64_t *tok);
+void __pp_metric_path (uint64_t *acc, uint32_t nmetrics);
 void __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t path_id);
 /* x86-64: __pp_hash_hit for a PPP miss, called from inline assembly with
    FN in %rdi and the id in %rsi after stepping over the red zone; it

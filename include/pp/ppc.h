@@ -1,0 +1,131 @@
+/* The .ppc context profile: a program's calling context tree (PLDI'97 §4)
+   with path counts and metrics per context, and the metrics of flat
+   (context-free) metric profiling.  Written by the runtime (runtime/cct.c)
+   at exit and on __pp_dump, merged with what the file already holds;
+   read by `ppprof cct`, `ppprof folded` and `ppprof report --metric`.
+
+   Where: $PPGCC_CCT_FILE, else the program's absolute path (from
+   /proc/self/exe) with ".ppc" appended, under $PPGCC_PREFIX as .ppd files
+   are.
+
+   The encoding (lib/ppc_codec.c, doc/ppc-format.md) is a line-based text
+   format with a version, a trailing line count and an FNV-1a checksum, so
+   that truncation and corruption are detected; files are written
+   atomically (temporary, fsync, rename).
+
+   The tree: node 0 is the root (fn == PPC_NO_FN); the main thread's entry
+   function and every other thread's start routine are its children (the
+   threads' trees are merged, context by context).  A node is one calling
+   context: its function, the call site it was called from (`site`: the
+   return address as "<object basename>+0x<offset>", stable across runs
+   of the same binary; "" under the root), and its parent.  Recursion is
+   folded onto the ancestor's node (calls counts the recursive calls too,
+   `recursive` how many of them were).  Flat metric profiles (no cct) have
+   one node per function, under the root, site "".
+
+   Counts add saturating at 2^64-1, never wrap.  */
+#ifndef PP_PPC_H
+#define PP_PPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PPC_VERSION 1u
+#define PPC_NO_FN UINT32_MAX
+#define PPC_MAX_METRICS 8
+
+/* A function the tree refers to: as in the .ppd (name, CFG checksum,
+   PP_FN_* flags, Ball-Larus path count, CFG in the graph language for
+   path regeneration), and its unit's main source file.  */
+typedef struct
+{
+  char *name;
+  uint32_t checksum, flags;
+  uint64_t num_paths;
+  char *meta;
+  uint32_t meta_len;
+  char *source;
+} ppc_fn;
+
+/* A path executed in a context: its Ball-Larus id, its count, and each
+   metric's accumulated (exclusive) value.  */
+typedef struct
+{
+  uint64_t id, count;
+  uint64_t metric[PPC_MAX_METRICS];
+} ppc_path;
+
+typedef struct
+{
+  uint32_t fn;       /* index into fns, or PPC_NO_FN for the root */
+  uint32_t parent;   /* index of the parent node; the root: UINT32_MAX */
+  char *site;        /* call site key, "" for the root and its children
+                        in flat profiles */
+  uint64_t calls;    /* entries of the function in this context */
+  uint64_t recursive; /* of which recursive calls folded onto this node */
+  /* each metric's exclusive total in this context: its paths' metrics
+     and what no path end claimed (e.g. a longjmp out of the function) */
+  uint64_t excl[PPC_MAX_METRICS];
+  ppc_path *paths;   /* ids ascending, counts non-zero */
+  uint64_t npaths;
+} ppc_node;
+
+/* One metric: its name as given to -fprofile-paths-metric ("cycles",
+   "instructions", "r01c2", ...), where its figures came from (one of
+   "rdpmc", "perf-read", "perf-sw:task-clock", "tsc", "clock_gettime",
+   ...: doc/metrics.md), its unit ("events", "ns", "ticks"), and the
+   measured cost of the probes in this unit (PLDI'97 §3.2), per
+   __pp_enter/__pp_exit pair and per __pp_metric_path, for
+   `ppprof --subtract-probes`.  */
+typedef struct
+{
+  char *name;
+  char *source;
+  char *unit;
+  double enter_exit_cost, path_cost;
+} ppc_metric;
+
+typedef struct
+{
+  uint64_t runs;
+  int cct;           /* 1: a calling context tree; 0: flat metrics */
+  uint32_t nmetrics;
+  ppc_metric metrics[PPC_MAX_METRICS];
+  uint32_t nfns;
+  ppc_fn *fns;
+  uint32_t nnodes;
+  ppc_node *nodes;   /* nodes[0] is the root; parents before children */
+} ppc_profile;
+
+#ifndef PPC_API
+#define PPC_API
+#endif
+
+/* Decodes a whole file image.  0, or -1 with *WHY a static reason
+   ("not a ppgcc context profile", "truncated at line N", ...).  */
+PPC_API int ppc_decode (const char *buf, size_t len, ppc_profile *out,
+                        const char **why);
+/* Encodes into a malloc'd buffer.  0, or -1 when out of memory.  */
+PPC_API int ppc_encode (const ppc_profile *p, char **buf, size_t *len);
+PPC_API void ppc_free (ppc_profile *p);
+/* Adds FROM into INTO: functions by name and checksum (a checksum
+   mismatch replaces INTO's function, its nodes' paths dropped, after
+   WARN), nodes by (parent, function, site), paths by id; runs add.
+   Metric lists must agree by name (else -1, *WHY set, INTO unchanged).
+   0, or -1.  */
+PPC_API int ppc_merge (ppc_profile *into, const ppc_profile *from,
+                       const char **why);
+/* Reads a file: 0, 1 when it does not exist, -1 with *WHY.  */
+PPC_API int ppc_read_file (const char *path, ppc_profile *out,
+                           const char **why);
+/* Writes atomically.  0, or -1 (errno set).  */
+PPC_API int ppc_write_file (const char *path, const ppc_profile *p);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
