@@ -233,6 +233,10 @@ ppgcc_emit_unit ()
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 6),
                               build_int_cstu (unsigned_type_node,
                                               fn.meta.size ()));
+      /* In field order: varasm wants the constructor sorted.  */
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 7),
+                              build_int_cstu (unsigned_type_node,
+                                              fn.nmetrics));
       if (fn.ppp_ids)
         {
           CONSTRUCTOR_APPEND_ELT (v, field (dtype, 9),
@@ -263,9 +267,6 @@ ppgcc_emit_unit ()
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 13),
                               build_int_cstu (ppgcc_u64_type (),
                                               fn.trained.size ()));
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 7),
-                              build_int_cstu (unsigned_type_node,
-                                              fn.nmetrics));
       if (fn.metrics)
         CONSTRUCTOR_APPEND_ELT (v, field (dtype, 14),
                                 fold_convert (counters_ptr,
