@@ -209,7 +209,9 @@ cct_text (const cct_view *v)
   printf ("%s: %" PRIu64 " run%s, %s, %" PRIu32 " %s\n", v->c->name, p->runs,
           p->runs == 1 ? "" : "s",
           p->cct ? "calling context tree" : "flat metrics",
-          p->nnodes ? p->nnodes - 1 : 0, p->cct ? "contexts" : "functions");
+          p->nnodes ? p->nnodes - 1 : 0,
+          p->cct ? (p->nnodes == 2 ? "context" : "contexts")
+                 : (p->nnodes == 2 ? "function" : "functions"));
   for (uint32_t m = 0; m < p->nmetrics; m++)
     if (metric_shown (v, m))
       {
@@ -381,6 +383,24 @@ cct_json (const cct_view *v)
   return rc;
 }
 
+/* Every path's lines regenerate (metadata that parses, ids in range)
+   before anything is printed: bad input gets its one line, not half a
+   tree.  */
+static int
+check_paths (pp_context *c)
+{
+  for (uint32_t n = 1; n < c->prof.nnodes; n++)
+    for (uint64_t k = 0; k < c->prof.nodes[n].npaths; k++)
+      {
+        pp_report_path rp;
+        if (pp_context_path_lines (c, c->prof.nodes[n].fn,
+                                   c->prof.nodes[n].paths[k].id, &rp) < 0)
+          return -1;
+        pp_context_path_free (&rp);
+      }
+  return 0;
+}
+
 int
 ppprof_cct (char **files, int nfiles, const pp_cct_options *o)
 {
@@ -402,7 +422,9 @@ ppprof_cct (char **files, int nfiles, const pp_cct_options *o)
       if (pp_context_measured (&c, (int) m))
         v.primary = (int) m;
   v.total = c.prof.nnodes ? measure (&v, 0) : 0;
-  int rc = o->json ? cct_json (&v) : cct_text (&v);
+  int rc = o->paths > 0 ? check_paths (&c) : 0;
+  if (rc == 0)
+    rc = o->json ? cct_json (&v) : cct_text (&v);
   pp_context_free (&c);
   return rc < 0 ? 2 : 0;
 }

@@ -181,25 +181,28 @@ pp_context_load (pp_context *c, char **names, int count, int subtract_probes)
         {
           fprintf (stderr, "ppprof: %s: no such file or directory\n",
                    names[i]);
-          return -1;
+          goto fail;
         }
       if ((S_ISDIR (st.st_mode) ? pp_walk_dir (names[i], ".ppc", add_file, &l)
                                 : add_file (&l, names[i])) < 0)
-        return -1;
+        goto fail;
     }
   if (l.count == 0)
     {
       fprintf (stderr, "ppprof: %s: no context profile (.ppc) found\n",
                names[0]);
-      return -1;
+      goto fail;
     }
   if (allocate (c) < 0)
     {
       fprintf (stderr, "ppprof: out of memory\n");
-      return -1;
+      goto fail;
     }
   derive (c);
   return 0;
+fail:
+  pp_context_free (c);
+  return -1;
 }
 
 void
