@@ -119,6 +119,15 @@ PPC_API void ppc_free (ppc_profile *p);
    0, or -1.  */
 PPC_API int ppc_merge (ppc_profile *into, const ppc_profile *from,
                        const char **why);
+/* ppc_merge, calling WARN (may be NULL) with the name of each function
+   whose CFG checksum differs.  Functions are the same when their name and
+   source agree (a program may have several static functions of one
+   name).  Costs of the probes are averaged over the runs; the sources of
+   a metric measured differently in different runs are listed, comma
+   separated; the units must agree unless one side is "unavailable".  */
+PPC_API int ppc_merge_warn (ppc_profile *into, const ppc_profile *from,
+                            void (*warn) (void *ctx, const char *fn_name),
+                            void *ctx, const char **why);
 /* Reads a file: 0, 1 when it does not exist, -1 with *WHY.  */
 PPC_API int ppc_read_file (const char *path, ppc_profile *out,
                            const char **why);

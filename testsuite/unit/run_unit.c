@@ -6,6 +6,9 @@
 #ifdef HAVE_PPD_TESTS
 #include "test_ppd.h"
 #endif
+#ifdef HAVE_PPC_TESTS
+#include "test_ppc.h"
+#endif
 
 #include <CUnit/Basic.h>
 #include <stdio.h>
@@ -21,6 +24,9 @@ main (void)
 #endif
 #ifdef HAVE_PPD_TESTS
   pp_add_ppd_tests ();
+#endif
+#ifdef HAVE_PPC_TESTS
+  pp_add_ppc_tests ();
 #endif
   CU_basic_set_mode (CU_BRM_VERBOSE);
   CU_basic_run_tests ();

@@ -1,0 +1,651 @@
+/* CUnit tests of the .ppc codec (include/pp/ppc.h, lib/ppc_codec.c):
+   round trips (escaped strings, costs under another locale), files,
+   merging (matching and new contexts, recursion counts, saturation,
+   checksum changes, metric lists that differ), and the rejection of
+   truncated and corrupted files with a reason naming the line.  */
+#include "test_ppc.h"
+
+#include "pp/ppc.h"
+
+#include <CUnit/CUnit.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ helpers */
+
+static const char *const metric_names[] = { "cycles", "instructions" };
+
+/* A profile with NMETRICS metrics (cycles, instructions) and a root.  */
+static void
+init_profile (ppc_profile *p, uint64_t runs, uint32_t nmetrics)
+{
+  memset (p, 0, sizeof *p);
+  p->runs = runs;
+  p->cct = 1;
+  p->nmetrics = nmetrics;
+  for (uint32_t m = 0; m < nmetrics; m++)
+    {
+      p->metrics[m].name = strdup (metric_names[m]);
+      p->metrics[m].source = strdup (m ? "rdpmc" : "tsc");
+      p->metrics[m].unit = strdup (m ? "events" : "ticks");
+      p->metrics[m].enter_exit_cost = m ? 40 : 12.5;
+      p->metrics[m].path_cost = m ? 9 : 0.1;
+    }
+  p->nodes = calloc (1, sizeof *p->nodes);
+  p->nodes[0].fn = PPC_NO_FN;
+  p->nodes[0].parent = UINT32_MAX;
+  p->nodes[0].site = strdup ("");
+  p->nnodes = 1;
+}
+
+static uint32_t
+add_fn (ppc_profile *p, const char *name, uint32_t checksum,
+        const char *meta)
+{
+  p->fns = realloc (p->fns, (p->nfns + 1) * sizeof *p->fns);
+  ppc_fn *f = &p->fns[p->nfns];
+  memset (f, 0, sizeof *f);
+  f->name = strdup (name);
+  f->checksum = checksum;
+  f->num_paths = 8;
+  f->meta = strdup (meta);
+  f->meta_len = (uint32_t) strlen (meta);
+  f->source = strdup ("t.c");
+  return p->nfns++;
+}
+
+static uint32_t
+add_node (ppc_profile *p, uint32_t parent, uint32_t fn, const char *site,
+          uint64_t calls, uint64_t recursive, uint64_t excl0)
+{
+  p->nodes = realloc (p->nodes, (p->nnodes + 1) * sizeof *p->nodes);
+  ppc_node *n = &p->nodes[p->nnodes];
+  memset (n, 0, sizeof *n);
+  n->parent = parent;
+  n->fn = fn;
+  n->site = strdup (site);
+  n->calls = calls;
+  n->recursive = recursive;
+  n->excl[0] = excl0;
+  return p->nnodes++;
+}
+
+/* Paths must be added in ascending id order.  */
+static void
+add_path (ppc_profile *p, uint32_t node, uint64_t id, uint64_t count,
+          uint64_t m0, uint64_t m1)
+{
+  ppc_node *n = &p->nodes[node];
+  n->paths = realloc (n->paths, (n->npaths + 1) * sizeof *n->paths);
+  ppc_path *pa = &n->paths[n->npaths++];
+  memset (pa, 0, sizeof *pa);
+  pa->id = id;
+  pa->count = count;
+  pa->metric[0] = m0;
+  pa->metric[1] = m1;
+}
+
+/* The node under PARENT for function NAME called from SITE, or -1.  */
+static int
+find_node (const ppc_profile *p, uint32_t parent, const char *name,
+           const char *site)
+{
+  for (uint32_t i = 1; i < p->nnodes; i++)
+    if (p->nodes[i].parent == parent
+        && !strcmp (p->fns[p->nodes[i].fn].name, name)
+        && !strcmp (p->nodes[i].site, site))
+      return (int) i;
+  return -1;
+}
+
+/* main -> a (site m+0x10) -> a (recursion folded) and main -> b: the
+   strings hold what needs escaping.  */
+static void
+sample_profile (ppc_profile *p)
+{
+  init_profile (p, 3, 2);
+  uint32_t fmain = add_fn (p, "main", 0xdeadbeef,
+                           "function main\nfile \"t.c\"\n\tentry s\\x\n");
+  uint32_t fa = add_fn (p, "a", 7, "");
+  uint32_t fb = add_fn (p, "b\xc3\xa9 \"q\"", 9, "node x line 3\r\n");
+  free (p->fns[fb].source);
+  p->fns[fb].source = strdup ("dir with space/\x01.c");
+  uint32_t nm = add_node (p, 0, fmain, "", 1, 0, 100);
+  uint32_t na = add_node (p, nm, fa, "prog+0x10", 5, 2, 40);
+  uint32_t nb = add_node (p, nm, fb, "prog+0x2a", 1, 0, 0);
+  add_path (p, nm, 0, 1, 100, 1000);
+  add_path (p, na, 1, 3, 10, 70);
+  add_path (p, na, 6, UINT64_MAX, UINT64_MAX, 5);
+  (void) nb;
+}
+
+static char *
+encode (const ppc_profile *p, size_t *len)
+{
+  static char *out;
+  out = NULL;
+  CU_ASSERT_EQUAL (ppc_encode (p, &out, len), 0);
+  return out;
+}
+
+/* Our own seal: the body (lines, each ending in '\n') and an end line
+   with its line count and FNV-1a 64, so that hand-written files do not
+   trust the codec.  */
+static char *
+seal (const char *body, size_t *len)
+{
+  uint64_t h = 14695981039346656037ull;
+  unsigned long lines = 0;
+  for (const char *s = body; *s; s++)
+    {
+      h = (h ^ (unsigned char) *s) * 1099511628211ull;
+      lines += *s == '\n';
+    }
+  char *out = malloc (strlen (body) + 64);
+  sprintf (out, "%send %lu %016llx\n", body, lines, (unsigned long long) h);
+  *len = strlen (out);
+  return out;
+}
+
+/* Decodes BUF and expects failure with reason WHY.  */
+static void
+expect_reject (const char *buf, size_t len, const char *why)
+{
+  ppc_profile p;
+  const char *got = NULL;
+  CU_ASSERT_EQUAL (ppc_decode (buf, len, &p, &got), -1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (got);
+  CU_ASSERT_STRING_EQUAL (got, why);
+  if (strcmp (got, why) != 0)
+    fprintf (stderr, "\n  reason: %s\n  wanted: %s\n", got, why);
+  /* A failed decode leaves nothing to free.  */
+  CU_ASSERT_EQUAL (p.nnodes, 0);
+  CU_ASSERT_PTR_NULL (p.nodes);
+  CU_ASSERT_PTR_NULL (p.fns);
+}
+
+static void
+expect_sealed_reject (const char *body, const char *why)
+{
+  size_t len;
+  char *buf = seal (body, &len);
+  expect_reject (buf, len, why);
+  free (buf);
+}
+
+#define HEAD "ppgcc-context-profile 1\nruns 1\nkind cct\nmetrics 0\n"
+
+/* -------------------------------------------------------------- tests */
+
+static void
+test_round_trip (void)
+{
+  ppc_profile p;
+  sample_profile (&p);
+  size_t len;
+  char *buf = encode (&p, &len);
+  CU_ASSERT_FATAL (buf != NULL);
+  CU_ASSERT_EQUAL (strncmp (buf, "ppgcc-context-profile 1\n", 24), 0);
+  CU_ASSERT_EQUAL (buf[len - 1], '\n');
+  /* Printable ASCII, one record per line.  */
+  int clean = 1;
+  for (size_t i = 0; i < len; i++)
+    clean &= (buf[i] >= 0x20 && buf[i] < 0x7f) || buf[i] == '\n';
+  CU_ASSERT (clean);
+  CU_ASSERT_PTR_NOT_NULL (strstr (buf, "\nmetric \"cycles\" \"tsc\" \"ticks\" "
+                                       "12.5 0.1\n"));
+  CU_ASSERT_PTR_NOT_NULL (strstr (buf, "\"b\\xc3\\xa9 \\\"q\\\"\""));
+  CU_ASSERT_PTR_NOT_NULL (strstr (buf, "\nnode 0 - - \"\" 0 0 0 0 0\n"));
+
+  ppc_profile q;
+  const char *why = NULL;
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL (q.runs, 3);
+  CU_ASSERT_EQUAL (q.cct, 1);
+  CU_ASSERT_EQUAL_FATAL (q.nmetrics, 2);
+  CU_ASSERT_STRING_EQUAL (q.metrics[1].name, "instructions");
+  CU_ASSERT_STRING_EQUAL (q.metrics[1].source, "rdpmc");
+  CU_ASSERT_STRING_EQUAL (q.metrics[1].unit, "events");
+  CU_ASSERT_EQUAL (q.metrics[0].enter_exit_cost, 12.5);
+  CU_ASSERT_EQUAL (q.metrics[0].path_cost, 0.1);
+  CU_ASSERT_EQUAL (q.metrics[1].enter_exit_cost, 40);
+  CU_ASSERT_EQUAL_FATAL (q.nfns, 3);
+  for (uint32_t f = 0; f < 3; f++)
+    {
+      CU_ASSERT_STRING_EQUAL (q.fns[f].name, p.fns[f].name);
+      CU_ASSERT_STRING_EQUAL (q.fns[f].source, p.fns[f].source);
+      CU_ASSERT_EQUAL (q.fns[f].meta_len, p.fns[f].meta_len);
+      CU_ASSERT_STRING_EQUAL (q.fns[f].meta, p.fns[f].meta);
+      CU_ASSERT_EQUAL (q.fns[f].checksum, p.fns[f].checksum);
+      CU_ASSERT_EQUAL (q.fns[f].num_paths, 8);
+    }
+  CU_ASSERT_EQUAL_FATAL (q.nnodes, 4);
+  CU_ASSERT_EQUAL (q.nodes[0].fn, PPC_NO_FN);
+  CU_ASSERT_EQUAL (q.nodes[0].parent, UINT32_MAX);
+  const ppc_node *a = &q.nodes[2];
+  CU_ASSERT_EQUAL (a->parent, 1);
+  CU_ASSERT_EQUAL (a->fn, 1);
+  CU_ASSERT_STRING_EQUAL (a->site, "prog+0x10");
+  CU_ASSERT_EQUAL (a->calls, 5);
+  CU_ASSERT_EQUAL (a->recursive, 2);
+  CU_ASSERT_EQUAL (a->excl[0], 40);
+  CU_ASSERT_EQUAL_FATAL (a->npaths, 2);
+  CU_ASSERT_EQUAL (a->paths[1].id, 6);
+  CU_ASSERT_EQUAL (a->paths[1].count, UINT64_MAX);
+  CU_ASSERT_EQUAL (a->paths[1].metric[0], UINT64_MAX);
+  CU_ASSERT_EQUAL (a->paths[1].metric[1], 5);
+  CU_ASSERT_EQUAL (q.nodes[3].npaths, 0);
+
+  /* Encoding what was decoded gives the same bytes.  */
+  size_t len2;
+  char *again = encode (&q, &len2);
+  CU_ASSERT_EQUAL_FATAL (len2, len);
+  CU_ASSERT_EQUAL (memcmp (again, buf, len), 0);
+  free (again);
+  free (buf);
+  ppc_free (&q);
+  ppc_free (&p);
+}
+
+/* The runtime writes under the program's locale, the tools read under
+   theirs: a ',' radix must not leak into the file.  */
+static void
+test_locale (void)
+{
+  const char *names[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
+                          "fr_FR.utf8", "C.UTF-8" };
+  ppc_profile p;
+  sample_profile (&p);
+  p.metrics[0].enter_exit_cost = 0.30000000000000004;
+  p.metrics[0].path_cost = 1e-9;
+  size_t len, len_c;
+  char *in_c = encode (&p, &len_c);
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (setlocale (LC_NUMERIC, names[i]))
+      {
+        char *buf = encode (&p, &len);
+        CU_ASSERT_EQUAL (len, len_c);
+        CU_ASSERT_EQUAL (memcmp (buf, in_c, len), 0);
+        ppc_profile q;
+        const char *why;
+        CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
+        CU_ASSERT_EQUAL (q.metrics[0].enter_exit_cost, 0.30000000000000004);
+        CU_ASSERT_EQUAL (q.metrics[0].path_cost, 1e-9);
+        ppc_free (&q);
+        free (buf);
+      }
+  setlocale (LC_NUMERIC, "C");
+  free (in_c);
+  ppc_free (&p);
+}
+
+static void
+test_files (void)
+{
+  ppc_profile p, q;
+  sample_profile (&p);
+  char dir[] = "/tmp/test_ppc.XXXXXX";
+  CU_ASSERT_PTR_NOT_NULL_FATAL (mkdtemp (dir));
+  char path[64];
+  snprintf (path, sizeof path, "%s/x.ppc", dir);
+  const char *why = NULL;
+  CU_ASSERT_EQUAL (ppc_read_file (path, &q, &why), 1); /* no file yet */
+  CU_ASSERT_EQUAL_FATAL (ppc_write_file (path, &p), 0);
+  CU_ASSERT_EQUAL_FATAL (ppc_read_file (path, &q, &why), 0);
+  CU_ASSERT_EQUAL (q.nnodes, 4);
+  ppc_free (&q);
+  /* Cut short by one byte: the end line loses its line end.  */
+  CU_ASSERT_EQUAL_FATAL (truncate (path, 100), 0);
+  why = NULL;
+  CU_ASSERT_EQUAL (ppc_read_file (path, &q, &why), -1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (why);
+  CU_ASSERT_EQUAL (strncmp (why, "truncated at line ", 18), 0);
+  /* A directory is not a profile.  */
+  CU_ASSERT_EQUAL (ppc_read_file (dir, &q, &why), -1);
+  unlink (path);
+  CU_ASSERT_EQUAL (rmdir (dir), 0); /* no temporary file left behind */
+  ppc_free (&p);
+}
+
+static int warned;
+
+static void
+count_warning (void *ctx, const char *fn)
+{
+  CU_ASSERT_STRING_EQUAL (fn, (const char *) ctx);
+  warned++;
+}
+
+static void
+test_merge (void)
+{
+  ppc_profile a, b;
+  sample_profile (&a);
+  init_profile (&b, 2, 2);
+  /* FROM lists its functions in another order.  */
+  uint32_t fa = add_fn (&b, "a", 7, "");
+  uint32_t fmain = add_fn (&b, "main", 0xdeadbeef, "m");
+  uint32_t fc = add_fn (&b, "c", 11, "");
+  uint32_t nm = add_node (&b, 0, fmain, "", 1, 0, 5);
+  uint32_t na = add_node (&b, nm, fa, "prog+0x10", 4, 3, 2);   /* same */
+  uint32_t na2 = add_node (&b, nm, fa, "prog+0x99", 1, 0, 1);  /* new site */
+  uint32_t nc = add_node (&b, na, fc, "prog+0x40", 6, 0, 60);  /* new */
+  add_path (&b, nm, 0, 2, 3, 4);
+  add_path (&b, na, 0, 1, 1, 1);
+  add_path (&b, na, 1, 1, 5, 5);
+  add_path (&b, na, 6, 1, 1, 1);
+  add_path (&b, nc, 2, 6, 60, 600);
+  (void) na2;
+  free (b.metrics[0].source);
+  b.metrics[0].source = strdup ("clock_gettime");
+  b.metrics[0].enter_exit_cost = 25;
+  free (b.metrics[1].unit);
+  b.metrics[1].unit = strdup ("events");
+
+  const char *why = NULL;
+  CU_ASSERT_EQUAL_FATAL (ppc_merge (&a, &b, &why), 0);
+  CU_ASSERT_EQUAL (a.runs, 5);
+  CU_ASSERT_EQUAL (a.nfns, 4);
+  CU_ASSERT_EQUAL_FATAL (a.nnodes, 6);
+  /* Sources listed, costs averaged over the runs: (12.5*3 + 25*2) / 5.  */
+  CU_ASSERT_STRING_EQUAL (a.metrics[0].source, "tsc,clock_gettime");
+  CU_ASSERT_DOUBLE_EQUAL (a.metrics[0].enter_exit_cost, 17.5, 1e-12);
+  CU_ASSERT_STRING_EQUAL (a.metrics[1].source, "rdpmc");
+
+  int m = find_node (&a, 0, "main", ""), x = find_node (&a, m, "a",
+                                                        "prog+0x10");
+  CU_ASSERT_EQUAL_FATAL (m, 1);
+  CU_ASSERT_EQUAL_FATAL (x, 2);
+  const ppc_node *n = &a.nodes[x];
+  CU_ASSERT_EQUAL (n->calls, 9);
+  CU_ASSERT_EQUAL (n->recursive, 5);
+  CU_ASSERT_EQUAL (n->excl[0], 42);
+  CU_ASSERT_EQUAL_FATAL (n->npaths, 3);
+  CU_ASSERT_EQUAL (n->paths[0].id, 0);
+  CU_ASSERT_EQUAL (n->paths[0].count, 1);
+  CU_ASSERT_EQUAL (n->paths[1].id, 1);
+  CU_ASSERT_EQUAL (n->paths[1].count, 4);
+  CU_ASSERT_EQUAL (n->paths[1].metric[0], 15);
+  CU_ASSERT_EQUAL (n->paths[1].metric[1], 75);
+  /* Saturated, not wrapped.  */
+  CU_ASSERT_EQUAL (n->paths[2].count, UINT64_MAX);
+  CU_ASSERT_EQUAL (n->paths[2].metric[0], UINT64_MAX);
+  CU_ASSERT_EQUAL (n->paths[2].metric[1], 6);
+  CU_ASSERT_EQUAL (a.nodes[m].calls, 2);
+  CU_ASSERT_EQUAL (a.nodes[m].paths[0].count, 3);
+
+  /* New contexts: another call site of a, and c below a.  */
+  int y = find_node (&a, m, "a", "prog+0x99");
+  int c = find_node (&a, x, "c", "prog+0x40");
+  CU_ASSERT_FATAL (y > 0 && c > 0);
+  CU_ASSERT_EQUAL (a.nodes[y].calls, 1);
+  CU_ASSERT_EQUAL (a.nodes[y].npaths, 0);
+  CU_ASSERT_EQUAL (a.nodes[c].calls, 6);
+  CU_ASSERT_EQUAL_FATAL (a.nodes[c].npaths, 1);
+  CU_ASSERT_EQUAL (a.nodes[c].paths[0].metric[1], 600);
+  for (uint32_t i = 1; i < a.nnodes; i++)
+    CU_ASSERT (a.nodes[i].parent < i);
+
+  /* The merged profile encodes and decodes.  */
+  size_t len;
+  char *buf = encode (&a, &len);
+  ppc_profile q;
+  CU_ASSERT_EQUAL (ppc_decode (buf, len, &q, &why), 0);
+  ppc_free (&q);
+  free (buf);
+
+  /* Merged into an empty profile: a copy, the same file.  */
+  ppc_profile e = { 0 };
+  CU_ASSERT_EQUAL_FATAL (ppc_merge (&e, &b, &why), 0);
+  size_t lb, le;
+  char *eb = encode (&b, &lb), *ee = encode (&e, &le);
+  CU_ASSERT_EQUAL (lb, le);
+  CU_ASSERT (lb == le && memcmp (eb, ee, lb) == 0);
+  free (eb);
+  free (ee);
+  ppc_free (&e);
+  ppc_free (&b);
+  ppc_free (&a);
+}
+
+/* A function rebuilt with another CFG: FROM's wins, INTO's paths of it are
+   dropped in every context, its calls and metrics stay.  */
+static void
+test_merge_checksum (void)
+{
+  ppc_profile a, b;
+  sample_profile (&a);
+  init_profile (&b, 1, 2);
+  uint32_t fmain = add_fn (&b, "main", 0xdeadbeef, "m");
+  uint32_t fa = add_fn (&b, "a", 8, "new cfg");
+  uint32_t nm = add_node (&b, 0, fmain, "", 1, 0, 0);
+  uint32_t na = add_node (&b, nm, fa, "prog+0x10", 1, 0, 1);
+  add_path (&b, na, 3, 1, 1, 1);
+  warned = 0;
+  const char *why;
+  CU_ASSERT_EQUAL_FATAL (ppc_merge_warn (&a, &b, count_warning, "a", &why),
+                         0);
+  CU_ASSERT_EQUAL (warned, 1);
+  CU_ASSERT_EQUAL (a.nfns, 3);
+  CU_ASSERT_EQUAL (a.fns[1].checksum, 8);
+  CU_ASSERT_STRING_EQUAL (a.fns[1].meta, "new cfg");
+  const ppc_node *n = &a.nodes[2];
+  CU_ASSERT_EQUAL (n->calls, 6);
+  CU_ASSERT_EQUAL (n->excl[0], 41);
+  CU_ASSERT_EQUAL_FATAL (n->npaths, 1);
+  CU_ASSERT_EQUAL (n->paths[0].id, 3);
+  CU_ASSERT_EQUAL (a.nodes[1].npaths, 1); /* main's are kept */
+  ppc_free (&b);
+  ppc_free (&a);
+}
+
+/* Metric lists that differ, units that differ, a tree and a flat
+   profile: refused, INTO unchanged.  */
+static void
+test_merge_refused (void)
+{
+  ppc_profile a, b;
+  sample_profile (&a);
+  size_t len0, len1;
+  char *before = encode (&a, &len0);
+  const char *why = NULL;
+
+  sample_profile (&b);
+  free (b.metrics[1].name);
+  b.metrics[1].name = strdup ("r01c2");
+  CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), -1);
+  CU_ASSERT_STRING_EQUAL (why, "the metric lists differ (programs built "
+                               "with another -fprofile-paths-metric)");
+  ppc_free (&b);
+
+  sample_profile (&b);
+  b.nmetrics = 1;
+  free (b.metrics[1].name);
+  free (b.metrics[1].source);
+  free (b.metrics[1].unit);
+  CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), -1);
+  ppc_free (&b);
+
+  sample_profile (&b);
+  free (b.metrics[0].unit);
+  b.metrics[0].unit = strdup ("ns");
+  CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), -1);
+  CU_ASSERT_STRING_EQUAL (why, "metric 'cycles' in ticks here and in ns "
+                               "there");
+  ppc_free (&b);
+
+  sample_profile (&b);
+  b.cct = 0;
+  CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), -1);
+  ppc_free (&b);
+
+  char *after = encode (&a, &len1);
+  CU_ASSERT (len0 == len1 && memcmp (before, after, len0) == 0);
+  free (after);
+
+  /* An unavailable metric takes the unit of the runs that measured.  */
+  sample_profile (&b);
+  free (a.metrics[0].source);
+  a.metrics[0].source = strdup ("unavailable");
+  free (b.metrics[0].unit);
+  b.metrics[0].unit = strdup ("ns");
+  CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), 0);
+  CU_ASSERT_STRING_EQUAL (a.metrics[0].unit, "ns");
+  CU_ASSERT_STRING_EQUAL (a.metrics[0].source, "unavailable,tsc");
+  ppc_free (&b);
+  free (before);
+  ppc_free (&a);
+}
+
+static void
+test_truncated (void)
+{
+  ppc_profile p;
+  sample_profile (&p);
+  size_t len;
+  char *buf = encode (&p, &len);
+  ppc_free (&p);
+  /* Every prefix is refused, with a reason that names a line.  */
+  int accepted = 0, unnamed = 0;
+  for (size_t n = 0; n < len; n++)
+    {
+      ppc_profile q;
+      const char *why = NULL;
+      if (ppc_decode (buf, n, &q, &why) == 0)
+        {
+          accepted++;
+          ppc_free (&q);
+        }
+      else if (n > 0 && !strstr (why, "line"))
+        unnamed++;
+    }
+  CU_ASSERT_EQUAL (accepted, 0);
+  CU_ASSERT_EQUAL (unnamed, 0);
+  expect_reject (buf, 0, "empty file");
+  expect_reject (buf, 5, "truncated at line 1");
+  expect_reject (buf, len - 1, "truncated at line 19");
+  /* Cut at a line end: the last line left is no end line.  */
+  size_t cut = (size_t) (strstr (buf, "\npath") - buf) + 1;
+  expect_reject (buf, cut, "truncated after line 13 (no end line)");
+  /* Bytes after the end line.  */
+  char *longer = malloc (len + 4);
+  memcpy (longer, buf, len);
+  memcpy (longer + len, "x\n", 2);
+  expect_reject (longer, len + 2, "truncated after line 20 (no end line)");
+  free (longer);
+  free (buf);
+}
+
+static void
+test_corrupted (void)
+{
+  ppc_profile p;
+  sample_profile (&p);
+  size_t len;
+  char *buf = encode (&p, &len);
+  ppc_free (&p);
+  char *calls = strstr (buf, "\"prog+0x10\" 5 2");
+  CU_ASSERT_PTR_NOT_NULL_FATAL (calls);
+  calls[12] = '6'; /* a count changed: only the checksum sees it */
+  expect_reject (buf, len, "checksum mismatch (corrupted)");
+  calls[12] = 'x'; /* no longer a number: the line is named */
+  expect_reject (buf, len,
+                 "corrupted (checksum mismatch): line 15: expected a number");
+  calls[12] = '5';
+  /* A line lost.  */
+  char *path = strstr (buf, "\npath 6");
+  char *nl = strchr (path + 1, '\n');
+  memmove (path, nl, len - (size_t) (nl - buf));
+  expect_reject (buf, len - (size_t) (nl - path),
+                 "line 18: the end line counts 18 lines before it, the file "
+                 "has 17 (lines lost or added)");
+  free (buf);
+
+  expect_reject ("PPD\x01", 4, "not a ppgcc context profile");
+  const char *v2 = "ppgcc-context-profile 2\nend 1 0\n";
+  expect_reject (v2, strlen (v2),
+                 "context profile format version 2 not supported by this "
+                 "ppgcc (it reads version 1)");
+}
+
+static void
+test_malformed (void)
+{
+  ppc_profile q;
+  const char *why;
+  size_t len;
+  char *ok = seal (HEAD "functions 0\nnodes 0\n", &len);
+  CU_ASSERT_EQUAL (ppc_decode (ok, len, &q, &why), 0);
+  ppc_free (&q);
+  free (ok);
+#define FN "functions 1\nfn 0 \"f\" 1 0 4 \"t.c\" \"\"\n"
+#define ROOT "node 0 - - \"\" 0 0 0\n"
+  expect_sealed_reject (HEAD FN "nodes 2\n" ROOT "node 1 1 0 \"\" 1 0 0\n",
+                        "line 9: node's parent or function out of range");
+  expect_sealed_reject (HEAD FN "nodes 2\n" ROOT "node 1 0 1 \"\" 1 0 0\n",
+                        "line 9: node's parent or function out of range");
+  expect_sealed_reject (HEAD FN "nodes 1\nnode 0 - 0 \"\" 0 0 0\n",
+                        "line 8: node 0 is not the root");
+  expect_sealed_reject (HEAD FN "nodes 2\n" ROOT "node 1 0 0 \"\" 1 0 2\n"
+                                "path 3 1\npath 2 1\n",
+                        "line 11: path ids not ascending");
+  expect_sealed_reject (HEAD FN "nodes 2\n" ROOT "node 1 0 0 \"\" 1 0 1\n"
+                                "path 4 1\n",
+                        "line 10: path id out of range");
+  expect_sealed_reject (HEAD FN "nodes 2\n" ROOT "node 1 0 0 \"\" 1 0 9\n"
+                                "path 1 1\n",
+                        "line 9: count larger than the file");
+  expect_sealed_reject (HEAD FN "nodes 3\n" ROOT,
+                        "line 7: count larger than the file");
+  expect_sealed_reject (HEAD FN "nodes 1\n" ROOT "path 1 1\n",
+                        "line 9: more records than counted");
+  expect_sealed_reject (HEAD FN "nodes 1\n" ROOT " \n",
+                        "line 9: more records than counted");
+  expect_sealed_reject (HEAD "functions 1\nfn 0 \"f\\q\" 1 0 4 \"\" \"\"\n",
+                        "line 6: bad escape in a string");
+  expect_sealed_reject (HEAD "functions 1\nfn 0 \"f\" 1 0 4 \"\" \"\n",
+                        "line 6: unterminated string");
+  expect_sealed_reject (HEAD "functions 1\nfn 0 \"f\" 4294967296 0 4 \"\" "
+                             "\"\"\n",
+                        "line 6: number out of range");
+  expect_sealed_reject (HEAD "functions 1\nfn 0 \"f\" 1 0 4 \"\" \"\" 5\n",
+                        "line 6: extra fields");
+  expect_sealed_reject (HEAD "functions 1\nfn 1 \"f\" 1 0 4 \"\" \"\"\n",
+                        "line 6: functions out of order");
+  expect_sealed_reject (HEAD "nodes 0\n", "line 5: unexpected record");
+  expect_sealed_reject ("ppgcc-context-profile 1\nruns 1\nkind tree\n",
+                        "line 3: kind is neither cct nor flat");
+  expect_sealed_reject ("ppgcc-context-profile 1\nruns 1\nkind cct\n"
+                        "metrics 2\nmetric \"c\" \"tsc\" \"ticks\" 1 2\n"
+                        "metric \"c\" \"tsc\" \"ticks\" 1 2\n",
+                        "line 6: metric named twice");
+  expect_sealed_reject ("ppgcc-context-profile 1\nruns 1\nkind cct\n"
+                        "metrics 1\nmetric \"c\" \"tsc\" \"ticks\" 1,5 2\n",
+                        "line 5: expected a decimal number");
+  expect_sealed_reject ("ppgcc-context-profile 1\nruns 1\nkind cct\n"
+                        "metrics 9\n",
+                        "line 4: too many metrics");
+  expect_sealed_reject ("ppgcc-context-profile 1\nruns 1\n",
+                        "line 3: missing records (fewer lines than counted)");
+#undef FN
+#undef ROOT
+}
+
+void
+pp_add_ppc_tests (void)
+{
+  CU_pSuite s = CU_add_suite ("ppc codec", NULL, NULL);
+  CU_add_test (s, "round trip", test_round_trip);
+  CU_add_test (s, "costs under another locale", test_locale);
+  CU_add_test (s, "files", test_files);
+  CU_add_test (s, "merge: contexts, recursion, saturation", test_merge);
+  CU_add_test (s, "merge: a function with another CFG",
+               test_merge_checksum);
+  CU_add_test (s, "merge: refused when metrics differ", test_merge_refused);
+  CU_add_test (s, "truncated files", test_truncated);
+  CU_add_test (s, "corrupted files", test_corrupted);
+  CU_add_test (s, "malformed files", test_malformed);
+}
