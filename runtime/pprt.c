@@ -34,6 +34,13 @@
 PPRT_HIDDEN void __pp_switch_init (void);
 PPRT_HIDDEN void __pp_switch_after_fork (void);
 
+/* cct.c: calling contexts and metrics (units with PP_UNIT_CCT or a metric
+   list), written to the program's .ppc (runtime/cct_dump.c).  */
+PPRT_HIDDEN void __pp_cct_register_unit (struct __pp_unit *u);
+PPRT_HIDDEN void __pp_cct_dump (void);
+PPRT_HIDDEN void __pp_cct_zero (void);
+PPRT_HIDDEN void __pp_cct_after_fork (void);
+
 static struct __pp_unit *_Atomic registered;
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -65,6 +72,7 @@ after_fork_in_child (void)
   __pp_switch_after_fork ();
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
+  __pp_cct_after_fork ();
 }
 
 static void
@@ -90,6 +98,7 @@ __pp_register_unit (struct __pp_unit *u)
   do
     u->next = head;
   while (!atomic_compare_exchange_weak (&registered, &head, u));
+  __pp_cct_register_unit (u);
 }
 
 /* --------------------------------------------------------- file names */
@@ -130,6 +139,19 @@ make_parent_dirs (char *path)
         mkdir (path, 0755);
         *p = '/';
       }
+}
+
+/* The same for the .ppc (cct_dump.c).  */
+PPRT_HIDDEN char *
+__pp_profile_path (const char *path)
+{
+  return profile_path (path);
+}
+
+PPRT_HIDDEN void
+__pp_make_parent_dirs (char *path)
+{
+  make_parent_dirs (path);
 }
 
 /* -------------------------------------------------------------- dumping */
@@ -349,6 +371,9 @@ __pp_dump (void)
 {
   pthread_mutex_lock (&dump_lock);
   int saved = errno;
+  /* The contexts first: flat metric profiles read the units' counters,
+     which the .ppd dump below zeroes.  */
+  __pp_cct_dump ();
   /* Every unit's counts first, once: the program's maximum goes into each
      unit's profile.  */
   int n = 0;
@@ -389,6 +414,7 @@ __pp_reset (void)
   pthread_mutex_lock (&dump_lock);
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
+  __pp_cct_zero ();
   pthread_mutex_unlock (&dump_lock);
 }
 

@@ -1,0 +1,550 @@
+/* Calling context trees and metrics along paths, in memory: the probes
+   __pp_enter, __pp_exit and __pp_metric_path (include/pp/rt_abi.h;
+   doc/cct.md, doc/metrics.md).
+
+   Each thread builds its own tree of call records (PLDI'97 §4.2) and keeps
+   a shadow stack of its active calls, in memory of its own: no locks and
+   no malloc in a probe, which may run in a signal handler.  Records come
+   from per-thread mmap'd arenas, claimed by one atomic fetch-add; a record
+   is complete before a release store links it to its parent, so the dump
+   (another thread) and a signal handler (this thread) only ever see whole
+   records.  Every thread's state joins a global list when the thread
+   first enters instrumented code, and stays there after the thread exits:
+   the dump sees every thread.  */
+#define _GNU_SOURCE
+#include "cct.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define MAX_DEPTH 65536        /* shadow stack entries per thread */
+#define ARENA_BYTES (1u << 20) /* records and links, per chunk */
+
+struct cct_arena
+{
+  _Atomic size_t used;
+  size_t size;
+  _Alignas (16) char mem[];
+};
+
+struct cct_thread *_Atomic __pp_cct_threads;
+struct cct_unit *_Atomic __pp_cct_units;
+int __pp_cct_program_cct;
+static int any_mismatch; /* a unit whose metric list is not the program's */
+
+static __thread struct cct_thread *self
+    __attribute__ ((tls_model ("initial-exec")));
+
+static void
+die (const char *msg)
+{
+  (void) !write (2, msg, strlen (msg));
+  abort ();
+}
+
+/* ------------------------------------------------------------- memory */
+
+static void *
+map_zeroed (size_t bytes)
+{
+  void *p = mmap (NULL, bytes, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+/* N zeroed bytes from T's arena.  A signal handler on this thread may
+   allocate in between: the fetch-add gives each its own bytes, and a new
+   chunk is installed by compare-and-swap.  */
+static void *
+arena_alloc (struct cct_thread *t, size_t n)
+{
+  n = (n + 15) & ~(size_t) 15;
+  if (n > ARENA_BYTES / 4)
+    {
+      struct cct_arena *big = map_zeroed (sizeof *big + n);
+      return big ? big->mem : NULL;
+    }
+  struct cct_arena *a = atomic_load (&t->arena);
+  if (a)
+    {
+      size_t off = atomic_fetch_add_explicit (&a->used, n,
+                                              memory_order_relaxed);
+      if (off + n <= a->size)
+        return a->mem + off;
+    }
+  struct cct_arena *fresh = map_zeroed (ARENA_BYTES);
+  if (!fresh)
+    return NULL;
+  fresh->size = ARENA_BYTES - sizeof *fresh;
+  atomic_store_explicit (&fresh->used, n, memory_order_relaxed);
+  /* If a handler installed one meanwhile, theirs stays current; this
+     allocation still owns its bytes of FRESH.  */
+  atomic_compare_exchange_strong (&t->arena, &a, fresh);
+  return fresh->mem;
+}
+
+/* ------------------------------------------------------------- threads */
+
+static void
+read_now (struct cct_thread *t, uint64_t *now)
+{
+  int fresh = t->m.n != __pp_metric_n;
+  __pp_metric_read (&t->m, now);
+  if (fresh)
+    {
+      /* This thread's first reading (or the program got metrics since):
+         everything so far is before the measurement.  */
+      for (uint32_t m = 0; m < __pp_metric_n; m++)
+        {
+          t->mark[m] = now[m];
+          t->carry[m] = 0;
+        }
+      for (uint32_t i = 0; i < t->depth; i++)
+        memset (t->stack[i].saved, 0, sizeof t->stack[i].saved);
+    }
+}
+
+static struct cct_thread *
+thread_init (void)
+{
+  struct cct_thread *t
+      = map_zeroed (sizeof *t + MAX_DEPTH * sizeof (struct cct_entry));
+  if (!t)
+    die ("ppgcc profile: out of memory for a thread's calling contexts\n");
+  t->root = arena_alloc (t, sizeof *t->root);
+  if (!t->root)
+    die ("ppgcc profile: out of memory for a thread's calling contexts\n");
+  if (__pp_metric_n)
+    {
+      uint64_t now[PPC_MAX_METRICS];
+      read_now (t, now);
+    }
+  struct cct_thread *head = atomic_load (&__pp_cct_threads);
+  do
+    t->next = head;
+  while (!atomic_compare_exchange_weak (&__pp_cct_threads, &head, t));
+  self = t;
+  return t;
+}
+
+/* ------------------------------------------------------------- records */
+
+/* Whether FN's unit records metrics (its list is the program's).  */
+static int
+metrics_ok (const struct __pp_fn_desc *fn)
+{
+  if (!any_mismatch)
+    return 1;
+  for (struct cct_unit *u = atomic_load (&__pp_cct_units); u; u = u->next)
+    if (!u->metrics_ok)
+      for (uint32_t f = 0; f < u->unit->num_fns; f++)
+        if (u->unit->fns[f] == fn)
+          return 0;
+  return 1;
+}
+
+/* A new record for FN under PARENT, called from SITE, with its link in
+   *EDGE (not yet in PARENT's list).  With PP_FN_CCT: the path counters of
+   an array-mode function, then its metric accumulators (§4.3: the
+   procedure's counters kept in the call record); hash-mode functions
+   count in their hash table, so get none.  Flat metrics (no PP_FN_CCT):
+   the function's accumulators stay in its desc.  */
+static struct cct_rec *
+rec_new (struct cct_thread *t, struct __pp_fn_desc *fn,
+         struct cct_rec *parent, void *site, struct cct_edge **edge)
+{
+  uint64_t npaths = 0, nacc = 0;
+  if ((fn->flags & PP_FN_CCT) && !(fn->flags & (PP_FN_HASHED | PP_FN_HPT)))
+    {
+      npaths = fn->num_paths;
+      nacc = fn->num_paths * fn->nmetrics;
+    }
+  struct cct_rec *r
+      = arena_alloc (t, sizeof *r + (npaths + nacc) * sizeof (uint64_t));
+  struct cct_edge *e = arena_alloc (t, sizeof *e);
+  if (!r || !e)
+    die ("ppgcc profile: out of memory for calling context records\n");
+  r->fn = fn;
+  r->parent = parent;
+  r->site = site;
+  r->npaths = npaths;
+  r->nslots = npaths + nacc;
+  if (fn->flags & PP_FN_CCT)
+    {
+      r->acc_lo = r->slots + npaths;
+      r->acc_hi = r->acc_lo + nacc;
+    }
+  else if (fn->metrics)
+    {
+      r->acc_lo = fn->metrics;
+      r->acc_hi = fn->metrics + fn->num_paths * fn->nmetrics;
+    }
+  r->nmet = metrics_ok (fn) ? fn->nmetrics : 0;
+  r->via = e;
+  e->site = site;
+  e->fn = fn;
+  e->to = r;
+  *edge = e;
+  return r;
+}
+
+/* PARENT's link for FN called from SITE (PLDI'97 §4.2): the one found
+   last, else its list (an indirect call site has several callees), else a
+   new one: to an ancestor's record for FN when the call is recursive
+   (folded onto it, a backedge), or to a new record.  */
+static struct cct_edge *
+child (struct cct_thread *t, struct cct_rec *parent, void *site,
+       struct __pp_fn_desc *fn, int tree)
+{
+  struct cct_edge *e = parent->cache;
+  if (e && e->site == site && e->fn == fn)
+    return e;
+  struct cct_edge *head
+      = atomic_load_explicit (&parent->children, memory_order_acquire);
+  for (e = head; e; e = e->next)
+    if (e->site == site && e->fn == fn)
+      {
+        parent->cache = e;
+        return e;
+      }
+  struct cct_rec *anc = NULL;
+  if (tree)
+    for (anc = parent; anc->fn && anc->fn != fn; anc = anc->parent)
+      ;
+  if (anc && anc->fn)
+    {
+      e = arena_alloc (t, sizeof *e);
+      if (!e)
+        die ("ppgcc profile: out of memory for calling context records\n");
+      e->site = site;
+      e->fn = fn;
+      e->to = anc;
+      e->back = 1;
+    }
+  else
+    rec_new (t, fn, parent, site, &e);
+  /* Linked complete: a release store, retried if a signal handler on
+     this thread linked one of its own meanwhile.  */
+  do
+    e->next = head;
+  while (!atomic_compare_exchange_weak_explicit (
+      &parent->children, &head, e, memory_order_release,
+      memory_order_acquire));
+  parent->cache = e;
+  return e;
+}
+
+/* ------------------------------------------------------- shadow stack */
+
+static inline uint64_t
+unclaimed (struct cct_thread *t, uint32_t m, const uint64_t *now)
+{
+  uint64_t d = t->carry[m] + (now[m] - t->mark[m]);
+  /* A signal handler's probes between this probe's reading and its use
+     can leave the mark ahead of NOW: never a negative amount.  */
+  return (int64_t) d < 0 ? 0 : d;
+}
+
+/* Pops T's entries down to index I (those at I and above): each call's
+   unclaimed metric (what no path end of it took) goes to its record's
+   exclusive total, and its caller's carry comes back (§3.1: saved on
+   entry, restored on exit).  NOW: the metrics read, when there are.  */
+static void
+pop_to (struct cct_thread *t, uint32_t i, const uint64_t *now)
+{
+  uint32_t n = __pp_metric_n;
+  for (uint32_t j = t->depth; j-- > i;)
+    {
+      struct cct_entry *e = &t->stack[j];
+      e->rec->active--;
+      for (uint32_t m = 0; m < n; m++)
+        {
+          e->rec->excl[m] += unclaimed (t, m, now);
+          t->carry[m] = e->saved[m];
+          t->mark[m] = now[m];
+        }
+    }
+  atomic_signal_fence (memory_order_seq_cst);
+  t->depth = i;
+}
+
+/* Whether entry E is of a call that a longjmp left, seen from a call
+   with frame FRAME and return address RET: its frame is below FRAME (the
+   stack grows down), or is FRAME itself but it returns elsewhere (a
+   sibling called from another site of the same caller).  A live caller
+   has a frame above FRAME, or FRAME and RET themselves when the callee is
+   inlined into it.  */
+static inline int
+dead (const struct cct_entry *e, uintptr_t frame, void *ret)
+{
+  return e->frame < frame || (e->frame == frame && e->ret != ret);
+}
+
+/* After a longjmp, the entries of the calls it left are still on the
+   stack: pops them.  A signal handler runs below every live frame, so
+   pops nothing, unless it runs on an alternate signal stack: then only
+   entries on that stack can be dead.  */
+static void
+recover (struct cct_thread *t, uintptr_t frame, void *ret,
+         const uint64_t *now)
+{
+  uint32_t j = t->depth;
+  while (j > t->base && dead (&t->stack[j - 1], frame, ret))
+    j--;
+  stack_t ss;
+  if (sigaltstack (NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
+    {
+      uintptr_t lo = (uintptr_t) ss.ss_sp, hi = lo + ss.ss_size;
+      for (j = t->depth; j > t->base && dead (&t->stack[j - 1], frame, ret)
+                         && t->stack[j - 1].frame >= lo
+                         && t->stack[j - 1].frame < hi;
+           j--)
+        ;
+    }
+  pop_to (t, j, now);
+}
+
+/* ------------------------------------------------------------- probes */
+
+uint64_t *
+__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
+{
+  struct cct_thread *t = self;
+  if (__builtin_expect (!t, 0))
+    t = thread_init ();
+  uint64_t now[PPC_MAX_METRICS];
+  uint32_t n = __pp_metric_n;
+  if (n)
+    read_now (t, now);
+  uintptr_t fr = (uintptr_t) frame;
+  if (t->depth > t->base && dead (&t->stack[t->depth - 1], fr, ret_addr))
+    recover (t, fr, ret_addr, now);
+
+  struct cct_rec *parent
+      = t->depth > t->base ? t->stack[t->depth - 1].rec : t->root;
+  struct cct_edge *e;
+  if (fn->flags & PP_FN_CCT)
+    e = child (t, parent, ret_addr, fn, 1);
+  else
+    e = child (t, t->root, NULL, fn, 0); /* flat: one record per function */
+  struct cct_rec *r = e->to;
+  r->calls++;
+
+  uint32_t i = t->depth;
+  if (__builtin_expect (i >= MAX_DEPTH, 0))
+    {
+      t->overflow++; /* counted, not tracked: the caller keeps the metric */
+      return r->slots;
+    }
+  /* Recursive: a call of a context already active in this thread (a
+     back edge's target, or a tree child reached again below itself).  */
+  r->recursive += r->active != 0;
+  r->active++;
+  /* A signal handler that runs before the entry is published pushes its
+     own at index I, and bumps seq: then the entry is written again (once
+     published, handlers push above it).  */
+  uint32_t seq = ++t->seq;
+  struct cct_entry *s = &t->stack[i];
+  for (int again = 0; again < 2; again++)
+    {
+      s->rec = r;
+      s->frame = fr;
+      s->ret = ret_addr;
+      for (uint32_t m = 0; m < n; m++)
+        s->saved[m] = unclaimed (t, m, now);
+      atomic_signal_fence (memory_order_seq_cst);
+      t->depth = i + 1;
+      atomic_signal_fence (memory_order_seq_cst);
+      if (t->seq == seq)
+        break;
+    }
+  for (uint32_t m = 0; m < n; m++)
+    {
+      t->carry[m] = 0;
+      t->mark[m] = now[m];
+    }
+  return r->slots;
+}
+
+void
+__pp_exit (uint64_t *tok)
+{
+  struct cct_thread *t = self;
+  if (!t)
+    return;
+  if (__builtin_expect (t->overflow, 0))
+    {
+      t->overflow--;
+      return;
+    }
+  uint32_t i = t->depth;
+  while (i > t->base && t->stack[i - 1].rec->slots != tok)
+    i--;
+  if (i == t->base)
+    return; /* not an active call of this thread */
+  uint64_t now[PPC_MAX_METRICS];
+  if (__pp_metric_n)
+    read_now (t, now);
+  pop_to (t, i - 1, now);
+}
+
+void
+__pp_metric_path (uint64_t *acc, uint32_t nmetrics)
+{
+  struct cct_thread *t = self;
+  uint32_t n = __pp_metric_n;
+  if (!t || !n)
+    return;
+  if (nmetrics < n)
+    n = nmetrics;
+  /* The record ACC belongs to: the top one, unless a longjmp left the
+     entries of dead calls above it (then they go now).  */
+  uint32_t i = t->depth;
+  struct cct_rec *r = NULL;
+  while (i > t->base)
+    {
+      struct cct_rec *c = t->stack[--i].rec;
+      if (acc >= c->acc_lo && acc < c->acc_hi)
+        {
+          r = c;
+          break;
+        }
+    }
+  if (r && r->nmet < n)
+    n = r->nmet;
+  if (!n)
+    return;
+  uint64_t now[PPC_MAX_METRICS];
+  read_now (t, now);
+  if (r && i + 1 < t->depth)
+    pop_to (t, i + 1, now);
+  /* §3.1: the path's metric is what changed since it started, less what
+     its callees took (they saved and reset the carry).  */
+  for (uint32_t m = 0; m < n; m++)
+    {
+      uint64_t d = unclaimed (t, m, now);
+      acc[m] += d;
+      if (r)
+        r->excl[m] += d;
+      t->carry[m] = 0;
+      t->mark[m] = now[m];
+    }
+}
+
+/* ------------------------------------------------------- calibration */
+
+static struct cct_rec *saved_root;
+static uint32_t saved_base;
+
+int
+__pp_cct_private_begin (void)
+{
+  struct cct_thread *t = self ? self : thread_init ();
+  struct cct_rec *root = arena_alloc (t, sizeof *root);
+  if (!root)
+    return -1;
+  saved_root = t->root;
+  saved_base = t->base;
+  t->root = root;
+  t->base = t->depth;
+  return 0;
+}
+
+void
+__pp_cct_private_end (void)
+{
+  struct cct_thread *t = self;
+  t->depth = t->base;
+  t->root = saved_root;
+  t->base = saved_base;
+}
+
+/* ------------------------------------------------- registration, hooks */
+
+void
+__pp_cct_register_unit (struct __pp_unit *u)
+{
+  int metrics = u->metrics && *u->metrics;
+  if (!(u->flags & PP_UNIT_CCT) && !metrics)
+    return;
+  struct cct_unit *c = calloc (1, sizeof *c);
+  if (!c)
+    return;
+  c->unit = u;
+  c->metrics_ok = 1;
+  if (u->flags & PP_UNIT_CCT)
+    __pp_cct_program_cct = 1;
+  if (metrics && !__pp_metric_register (u->metrics, u->ppd_path))
+    {
+      c->metrics_ok = 0;
+      any_mismatch = 1;
+    }
+  struct cct_unit *head = atomic_load (&__pp_cct_units);
+  do
+    c->next = head;
+  while (!atomic_compare_exchange_weak (&__pp_cct_units, &head, c));
+}
+
+static void
+zero_tree (struct cct_rec *root)
+{
+  for (struct cct_rec *r = root; r; r = cct_next (r, root))
+    {
+      r->calls = r->recursive = 0;
+      memset (r->excl, 0, sizeof r->excl);
+      memset (r->slots, 0, r->nslots * sizeof *r->slots);
+      if (r->fn && !(r->fn->flags & PP_FN_CCT) && r->acc_lo)
+        memset (r->acc_lo, 0, (size_t) (r->acc_hi - r->acc_lo) * 8);
+    }
+}
+
+/* Zeroes every thread's counts and metrics (after a dump, __pp_reset,
+   in a forked child).  Other threads may be counting meanwhile; what
+   they add during the zeroing may be lost, as in pprt.c.  */
+void
+__pp_cct_zero (void)
+{
+  for (struct cct_thread *t = atomic_load (&__pp_cct_threads); t;
+       t = t->next)
+    zero_tree (t->root);
+}
+
+void
+__pp_cct_dump (void)
+{
+  if (atomic_load (&__pp_cct_units) && __pp_cct_write () == 0)
+    __pp_cct_zero ();
+}
+
+/* fork: the child is its forking thread only; it counts from zero (like
+   pprt.c's counters) on events of its own.  Other threads' trees stay,
+   zeroed, and their events are closed.  */
+void
+__pp_cct_after_fork (void)
+{
+  for (struct cct_thread *t = atomic_load (&__pp_cct_threads); t;
+       t = t->next)
+    if (t != self)
+      __pp_metric_thread_close (&t->m);
+  struct cct_thread *t = self;
+  if (t)
+    {
+      __pp_metric_thread_reopen (&t->m);
+      uint64_t now[PPC_MAX_METRICS];
+      if (__pp_metric_n)
+        {
+          __pp_metric_read (&t->m, now);
+          for (uint32_t m = 0; m < __pp_metric_n; m++)
+            {
+              t->carry[m] = 0;
+              t->mark[m] = now[m];
+            }
+        }
+      for (uint32_t i = 0; i < t->depth; i++)
+        memset (t->stack[i].saved, 0, sizeof t->stack[i].saved);
+    }
+  __pp_cct_zero ();
+}

@@ -1,0 +1,144 @@
+/* The calling context tree in memory (PLDI'97 §4.2): per thread, a tree of
+   call records built by __pp_enter, a shadow stack of the active ones, and
+   the state of the metrics along the current path (§3.1).  runtime/cct.c
+   builds it, runtime/cct_dump.c writes it as a .ppc (include/pp/ppc.h).  */
+#ifndef PPRT_CCT_H
+#define PPRT_CCT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "metric.h"
+#include "pp/ppc.h"
+#include "pp/rt_abi.h"
+
+#define PPRT_HIDDEN __attribute__ ((visibility ("hidden")))
+
+struct cct_rec;
+
+/* A child link of a record: the callee FN called from SITE (its return
+   address) has record TO.  BACK: TO is an ancestor's record, recursion
+   folded onto it (§4.1's backedge), not a tree child.  */
+struct cct_edge
+{
+  void *site;
+  struct __pp_fn_desc *fn;
+  struct cct_rec *to;
+  struct cct_edge *next;
+  int back;
+};
+
+/* A call record: one calling context of FN (§4.2, Fig 6).  Roots (one per
+   thread) have FN == NULL.  SLOTS holds NPATHS path counters, then
+   NPATHS * NMET metric accumulators (per path id, nmet each): the token
+   __pp_enter returns points at slots.  */
+struct cct_rec
+{
+  struct __pp_fn_desc *fn;
+  struct cct_rec *parent;
+  void *site;                    /* return address; NULL in flat mode */
+  uint64_t calls, recursive;     /* recursive: calls made while the record
+                                    was already active (§4.1: folded) */
+  uint64_t active;               /* its entries on the shadow stack */
+  uint64_t excl[PPC_MAX_METRICS]; /* exclusive totals per metric */
+  struct cct_edge *_Atomic children;
+  struct cct_edge *cache;        /* the last child link found */
+  uint64_t *acc_lo, *acc_hi;     /* where its paths' metric accumulators
+                                    are: in slots, or the flat desc's */
+  uint64_t npaths;               /* path counters in slots */
+  uint32_t nmet;                 /* metrics recorded here (0: its unit's
+                                    list is not the program's) */
+  uint32_t dump_node;            /* cct_dump.c's scratch */
+  uint64_t nslots;               /* u64s in slots */
+  struct cct_edge *via;          /* the tree link to it from its parent */
+  uint64_t slots[];
+};
+
+/* An active call: its record, frame and return address (a function
+   inlined into its caller has the caller's); SAVED, the caller's metric
+   carry at the call (its partial path so far, §3.1: saved at entry,
+   restored at exit).  The token is rec->slots.  */
+struct cct_entry
+{
+  struct cct_rec *rec;
+  uintptr_t frame;
+  void *ret;
+  uint64_t saved[PPC_MAX_METRICS];
+};
+
+struct cct_arena;
+
+struct cct_thread
+{
+  struct cct_thread *next;       /* every thread's, for the dump */
+  struct cct_rec *root;
+  struct cct_arena *_Atomic arena;
+  uint32_t depth;                /* entries in stack */
+  uint32_t base;                 /* bottom of the stack's current view
+                                    (calibration works above the rest) */
+  uint32_t overflow;             /* calls beyond the stack's capacity */
+  uint32_t seq;                  /* pushes so far (signal handlers) */
+  struct pp_mthread m;
+  uint64_t carry[PPC_MAX_METRICS]; /* the current path's metrics so far */
+  uint64_t mark[PPC_MAX_METRICS];  /* reading when it was last taken */
+  struct cct_entry stack[];
+};
+
+/* A registered unit with calling contexts or metrics.  */
+struct cct_unit
+{
+  struct __pp_unit *unit;
+  int metrics_ok;                /* its metric list is the program's */
+  struct cct_unit *next;
+};
+
+PPRT_HIDDEN extern struct cct_thread *_Atomic __pp_cct_threads;
+PPRT_HIDDEN extern struct cct_unit *_Atomic __pp_cct_units;
+PPRT_HIDDEN extern int __pp_cct_program_cct;
+
+/* The record after R in a preorder walk of ROOT's tree (tree links only,
+   parents before children), or NULL.  No memory, no locks: usable in a
+   fork handler, and while the owner thread adds records.  */
+static inline struct cct_rec *
+cct_first_child (struct cct_edge *e)
+{
+  for (; e; e = e->next)
+    if (!e->back)
+      return e->to;
+  return NULL;
+}
+
+static inline struct cct_rec *
+cct_next (struct cct_rec *r, struct cct_rec *root)
+{
+  struct cct_rec *c = cct_first_child (
+      atomic_load_explicit (&r->children, memory_order_acquire));
+  if (c)
+    return c;
+  for (; r != root; r = r->parent)
+    if ((c = cct_first_child (r->via->next)))
+      return c;
+  return NULL;
+}
+
+/* Hooks of runtime/pprt.c.  */
+PPRT_HIDDEN void __pp_cct_register_unit (struct __pp_unit *u);
+PPRT_HIDDEN void __pp_cct_dump (void);   /* under pprt.c's dump lock */
+PPRT_HIDDEN void __pp_cct_zero (void);
+PPRT_HIDDEN void __pp_cct_after_fork (void);
+
+/* Calibration (metric.c): until __pp_cct_private_end, this thread's
+   __pp_enter builds under a private root, outside every profile, and its
+   shadow stack's older entries are out of view.  */
+PPRT_HIDDEN int __pp_cct_private_begin (void);
+PPRT_HIDDEN void __pp_cct_private_end (void);
+
+/* cct_dump.c: the profile of every thread's tree, merged into the file;
+   0 when written.  */
+PPRT_HIDDEN int __pp_cct_write (void);
+
+/* pprt.c's file naming (PPGCC_PREFIX), shared.  */
+PPRT_HIDDEN char *__pp_profile_path (const char *path);
+PPRT_HIDDEN void __pp_make_parent_dirs (char *path);
+
+#endif

@@ -1,0 +1,718 @@
+/* Writing the calling context trees as a .ppc (include/pp/ppc.h): every
+   thread's tree merged context by context (key: parent context, function,
+   call site), merged with what the file holds, written atomically.  Runs
+   under pprt.c's dump lock, at exit and on __pp_dump.
+
+   Call sites are "<object basename>+0x<offset>" of the return address
+   (dl_iterate_phdr, once per dump), so that runs of the same binary
+   agree; the callees of a thread's root get "".  */
+#define _GNU_SOURCE
+#define PPC_API static __attribute__ ((unused))
+#include "ppc_codec.c"
+
+#include "cct.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static uint64_t
+add_sat (uint64_t a, uint64_t b)
+{
+  return a + b < a ? UINT64_MAX : a + b;
+}
+
+static uint64_t
+mix (uint64_t h, uint64_t v)
+{
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  return h * 0xbf58476d1ce4e5b9ull;
+}
+
+/* ------------------------------------------------- a small index map */
+
+/* Open addressing over indices into the caller's array: slot holds
+   index + 1.  The caller supplies the hash of an index and compares.  */
+struct imap
+{
+  uint32_t *slot;
+  uint64_t *hash; /* per slot, the element's hash */
+  size_t cap, n;
+};
+
+static int
+imap_grow (struct imap *m)
+{
+  size_t cap = m->cap ? m->cap * 2 : 256;
+  uint32_t *slot = calloc (cap, sizeof *slot);
+  uint64_t *hash = calloc (cap, sizeof *hash);
+  if (!slot || !hash)
+    {
+      free (slot);
+      free (hash);
+      return -1;
+    }
+  for (size_t i = 0; i < m->cap; i++)
+    if (m->slot[i])
+      {
+        size_t j = m->hash[i] & (cap - 1);
+        while (slot[j])
+          j = (j + 1) & (cap - 1);
+        slot[j] = m->slot[i];
+        hash[j] = m->hash[i];
+      }
+  free (m->slot);
+  free (m->hash);
+  m->slot = slot;
+  m->hash = hash;
+  m->cap = cap;
+  return 0;
+}
+
+/* The slot for H: *FOUND gets index + 1 of an element with hash H that
+   EQ accepts, or 0 with the slot where to add one.  */
+static size_t
+imap_find (struct imap *m, uint64_t h, int (*eq) (void *, uint32_t),
+           void *ctx, uint32_t *found)
+{
+  size_t j = h & (m->cap - 1);
+  for (; m->slot[j]; j = (j + 1) & (m->cap - 1))
+    if (m->hash[j] == h && eq (ctx, m->slot[j] - 1))
+      {
+        *found = m->slot[j];
+        return j;
+      }
+  *found = 0;
+  return j;
+}
+
+/* Index of the element EQ accepts, else ADD's new one; -1 when out of
+   memory.  */
+static int64_t
+imap_get (struct imap *m, uint64_t h, int (*eq) (void *, uint32_t),
+          int64_t (*add) (void *), void *ctx)
+{
+  if ((m->n + 1) * 2 > m->cap && imap_grow (m) < 0)
+    return -1;
+  uint32_t found;
+  size_t j = imap_find (m, h, eq, ctx, &found);
+  if (found)
+    return found - 1;
+  int64_t i = add (ctx);
+  if (i < 0)
+    return -1;
+  m->slot[j] = (uint32_t) i + 1;
+  m->hash[j] = h;
+  m->n++;
+  return i;
+}
+
+static void
+imap_free (struct imap *m)
+{
+  free (m->slot);
+  free (m->hash);
+}
+
+/* ---------------------------------------------------------- call sites */
+
+struct object
+{
+  uintptr_t lo, hi, bias; /* one loaded segment, and its object's bias */
+  char *name;             /* the object's basename, shared */
+};
+
+struct builder
+{
+  ppc_profile p;
+  size_t fns_cap, nodes_cap;
+  /* functions: by desc, and by name and checksum */
+  struct desc_ent
+  {
+    struct __pp_fn_desc *d;
+    uint32_t fn;
+    int flat_done; /* its flat arrays are in the profile */
+  } *descs;
+  size_t ndescs, descs_cap;
+  struct imap by_desc, by_name;
+  /* sites: by return address */
+  struct site_ent
+  {
+    void *addr;
+    char *key;
+  } *sites;
+  size_t nsites, sites_cap;
+  struct imap by_site;
+  struct object *objs;
+  size_t nobjs, objs_cap;
+  char *exe_name;
+  /* nodes: by (parent, fn, site); path lists grow as they are filled */
+  struct imap by_node;
+  uint64_t *paths_cap;
+  /* the lookups' arguments */
+  const void *want;
+  const char *want_source;
+  uint32_t want_parent, want_fn;
+  const char *want_site;
+};
+
+static int
+grow (void **a, size_t *cap, size_t need, size_t size)
+{
+  if (need <= *cap)
+    return 0;
+  size_t c = *cap ? *cap * 2 : 64;
+  while (c < need)
+    c *= 2;
+  void *p = realloc (*a, c * size);
+  if (!p)
+    return -1;
+  *a = p;
+  *cap = c;
+  return 0;
+}
+
+static int
+add_object (struct dl_phdr_info *info, size_t size, void *ctx)
+{
+  struct builder *b = ctx;
+  (void) size;
+  const char *name = info->dlpi_name;
+  if (!name || !*name)
+    name = b->exe_name;
+  const char *slash = strrchr (name, '/');
+  char *base = strdup (slash ? slash + 1 : name);
+  if (!base)
+    return 1;
+  int used = 0;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      if (ph->p_type != PT_LOAD)
+        continue;
+      if (grow ((void **) &b->objs, &b->objs_cap, b->nobjs + 1,
+                sizeof *b->objs) < 0)
+        break;
+      uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+      b->objs[b->nobjs++]
+          = (struct object){ lo, lo + ph->p_memsz, info->dlpi_addr, base };
+      used = 1;
+    }
+  if (!used)
+    free (base);
+  return 0;
+}
+
+static void
+load_objects (struct builder *b)
+{
+  char exe[PATH_MAX];
+  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+  exe[n > 0 ? n : 0] = '\0';
+  b->exe_name = strdup (n > 0 ? exe : "?");
+  if (b->exe_name)
+    dl_iterate_phdr (add_object, b);
+}
+
+static int
+site_eq (void *ctx, uint32_t i)
+{
+  struct builder *b = ctx;
+  return b->sites[i].addr == b->want;
+}
+
+static int64_t
+site_add (void *ctx)
+{
+  struct builder *b = ctx;
+  if (grow ((void **) &b->sites, &b->sites_cap, b->nsites + 1,
+            sizeof *b->sites) < 0)
+    return -1;
+  uintptr_t a = (uintptr_t) b->want;
+  const char *obj = "?";
+  uintptr_t off = a;
+  for (size_t i = 0; i < b->nobjs; i++)
+    if (a >= b->objs[i].lo && a < b->objs[i].hi)
+      {
+        obj = b->objs[i].name;
+        off = a - b->objs[i].bias;
+        break;
+      }
+  char *key;
+  if (asprintf (&key, "%s+0x%lx", obj, (unsigned long) off) < 0)
+    return -1;
+  b->sites[b->nsites] = (struct site_ent){ (void *) b->want, key };
+  return (int64_t) b->nsites++;
+}
+
+/* The key of the call site that returns to ADDR; "" for NULL.  */
+static const char *
+site_key (struct builder *b, void *addr)
+{
+  if (!addr)
+    return "";
+  b->want = addr;
+  int64_t i = imap_get (&b->by_site, mix (0, (uintptr_t) addr), site_eq,
+                        site_add, b);
+  return i < 0 ? NULL : b->sites[i].key;
+}
+
+/* ----------------------------------------------------------- functions */
+
+static uint64_t
+str_hash (const char *s)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * 0x100000001b3ull;
+  return h;
+}
+
+static int
+desc_eq (void *ctx, uint32_t i)
+{
+  struct builder *b = ctx;
+  return b->descs[i].d == b->want;
+}
+
+static int
+fn_eq (void *ctx, uint32_t i)
+{
+  struct builder *b = ctx;
+  const struct __pp_fn_desc *d = b->want;
+  return b->p.fns[i].checksum == d->cfg_checksum
+         && !strcmp (b->p.fns[i].name, d->name)
+         && !strcmp (b->p.fns[i].source, b->want_source);
+}
+
+/* The unit source of D, "" when its unit did not register here.  */
+static const char *
+source_of (const struct __pp_fn_desc *d)
+{
+  for (struct cct_unit *u = atomic_load (&__pp_cct_units); u; u = u->next)
+    for (uint32_t f = 0; f < u->unit->num_fns; f++)
+      if (u->unit->fns[f] == d)
+        return u->unit->source ? u->unit->source : "";
+  return "";
+}
+
+static int64_t
+fn_add (void *ctx)
+{
+  struct builder *b = ctx;
+  const struct __pp_fn_desc *d = b->want;
+  if (grow ((void **) &b->p.fns, &b->fns_cap, b->p.nfns + 1,
+            sizeof *b->p.fns) < 0)
+    return -1;
+  ppc_fn *f = &b->p.fns[b->p.nfns];
+  memset (f, 0, sizeof *f);
+  f->name = strdup (d->name);
+  f->meta = malloc ((size_t) d->meta_len + 1);
+  f->source = strdup (b->want_source);
+  if (!f->name || !f->meta || !f->source)
+    {
+      free (f->name);
+      free (f->meta);
+      free (f->source);
+      return -1;
+    }
+  if (d->meta_len)
+    memcpy (f->meta, d->meta, d->meta_len);
+  f->meta[d->meta_len] = '\0';
+  f->meta_len = d->meta_len;
+  f->checksum = d->cfg_checksum;
+  f->flags = d->flags;
+  f->num_paths = d->num_paths;
+  return b->p.nfns++;
+}
+
+static int64_t
+desc_add (void *ctx)
+{
+  struct builder *b = ctx;
+  struct __pp_fn_desc *d = (struct __pp_fn_desc *) b->want;
+  if (grow ((void **) &b->descs, &b->descs_cap, b->ndescs + 1,
+            sizeof *b->descs) < 0)
+    return -1;
+  /* Descs of one function (a header's inline function, in two objects)
+     share its entry; functions are told apart by name and source, as
+     ppc_merge does (static functions of one name).  */
+  b->want_source = source_of (d);
+  int64_t fn = imap_get (&b->by_name,
+                         mix (mix (str_hash (d->name), d->cfg_checksum),
+                              str_hash (b->want_source)),
+                         fn_eq, fn_add, b);
+  if (fn < 0)
+    return -1;
+  b->descs[b->ndescs] = (struct desc_ent){ d, (uint32_t) fn, 0 };
+  return (int64_t) b->ndescs++;
+}
+
+static struct desc_ent *
+desc_of (struct builder *b, struct __pp_fn_desc *d)
+{
+  b->want = d;
+  int64_t i = imap_get (&b->by_desc, mix (0, (uintptr_t) d), desc_eq,
+                        desc_add, b);
+  return i < 0 ? NULL : &b->descs[i];
+}
+
+/* --------------------------------------------------------------- nodes */
+
+static int
+node_eq (void *ctx, uint32_t i)
+{
+  struct builder *b = ctx;
+  const ppc_node *n = &b->p.nodes[i];
+  return n->parent == b->want_parent && n->fn == b->want_fn
+         && !strcmp (n->site, b->want_site);
+}
+
+static int64_t
+node_add (void *ctx)
+{
+  struct builder *b = ctx;
+  size_t cap = b->nodes_cap;
+  if (grow ((void **) &b->p.nodes, &b->nodes_cap, b->p.nnodes + 1,
+            sizeof *b->p.nodes) < 0)
+    return -1;
+  if (b->nodes_cap != cap)
+    {
+      uint64_t *pc = realloc (b->paths_cap, b->nodes_cap * sizeof *pc);
+      if (!pc)
+        return -1;
+      b->paths_cap = pc;
+    }
+  ppc_node *n = &b->p.nodes[b->p.nnodes];
+  memset (n, 0, sizeof *n);
+  n->site = strdup (b->want_site);
+  if (!n->site)
+    return -1;
+  n->parent = b->want_parent;
+  n->fn = b->want_fn;
+  b->paths_cap[b->p.nnodes] = 0;
+  return b->p.nnodes++;
+}
+
+static int64_t
+node_of (struct builder *b, uint32_t parent, uint32_t fn, const char *site)
+{
+  b->want_parent = parent;
+  b->want_fn = fn;
+  b->want_site = site;
+  uint64_t h = mix (mix (mix (0, parent), fn), str_hash (site));
+  return imap_get (&b->by_node, h, node_eq, node_add, b);
+}
+
+/* Adds path ID, run COUNT times with metric accumulators ACC[0..NACC)
+   (or none), to node N; duplicates are combined later.  */
+static int
+add_path (struct builder *b, uint32_t n, uint64_t id, uint64_t count,
+          const uint64_t *acc, uint32_t nacc)
+{
+  ppc_node *node = &b->p.nodes[n];
+  if (grow ((void **) &node->paths, &b->paths_cap[n], node->npaths + 1,
+            sizeof *node->paths) < 0)
+    return -1;
+  ppc_path *p = &node->paths[node->npaths++];
+  memset (p, 0, sizeof *p);
+  p->id = id;
+  p->count = count;
+  for (uint32_t m = 0; m < nacc; m++)
+    p->metric[m] = acc[m];
+  return 0;
+}
+
+/* Path counts and metrics of a record with slots (PP_FN_CCT), or of a
+   flat function's desc (once per desc).  */
+static int
+add_paths (struct builder *b, uint32_t n, struct cct_rec *r,
+           struct desc_ent *de)
+{
+  const struct __pp_fn_desc *d = r->fn;
+  uint32_t nm = r->nmet < b->p.nmetrics ? r->nmet : b->p.nmetrics;
+  const uint64_t *counts = r->slots, *acc = r->acc_lo;
+  uint64_t npaths = r->npaths;
+  if (!(d->flags & PP_FN_CCT))
+    {
+      if (de->flat_done || !d->counters)
+        return 0;
+      de->flat_done = 1;
+      counts = d->counters;
+      npaths = d->num_paths;
+      if (!d->metrics)
+        nm = 0;
+    }
+  for (uint64_t i = 0; i < npaths; i++)
+    if (counts[i]
+        && add_path (b, n, i, counts[i], nm ? acc + i * d->nmetrics : NULL,
+                     nm) < 0)
+      return -1;
+  return 0;
+}
+
+static int
+record (struct builder *b, struct cct_rec *r, struct cct_rec *root)
+{
+  struct desc_ent *de = desc_of (b, r->fn);
+  if (!de)
+    return -1;
+  uint32_t fn = de->fn;
+  const char *site
+      = r->parent == root ? "" : site_key (b, r->site);
+  if (!site)
+    return -1;
+  int64_t n = node_of (b, r->parent->dump_node, fn, site);
+  if (n < 0)
+    return -1;
+  r->dump_node = (uint32_t) n;
+  ppc_node *node = &b->p.nodes[n];
+  node->calls = add_sat (node->calls, r->calls);
+  node->recursive = add_sat (node->recursive, r->recursive);
+  for (uint32_t m = 0; m < b->p.nmetrics; m++)
+    node->excl[m] = add_sat (node->excl[m], r->excl[m]);
+  return add_paths (b, (uint32_t) n, r, de);
+}
+
+static int
+cmp_path (const void *x, const void *y)
+{
+  uint64_t a = ((const ppc_path *) x)->id, c = ((const ppc_path *) y)->id;
+  return a < c ? -1 : a > c;
+}
+
+/* Paths ascending and combined; contexts where nothing ran below or in
+   them (zeroed since the last dump) left out.  */
+static int
+finish (struct builder *b)
+{
+  ppc_profile *p = &b->p;
+  for (uint32_t i = 0; i < p->nnodes; i++)
+    {
+      ppc_node *n = &p->nodes[i];
+      qsort (n->paths, n->npaths, sizeof *n->paths, cmp_path);
+      uint64_t k = 0;
+      for (uint64_t j = 0; j < n->npaths; j++)
+        if (k && n->paths[k - 1].id == n->paths[j].id)
+          {
+            ppc_path *to = &n->paths[k - 1];
+            to->count = add_sat (to->count, n->paths[j].count);
+            for (uint32_t m = 0; m < PPC_MAX_METRICS; m++)
+              to->metric[m] = add_sat (to->metric[m], n->paths[j].metric[m]);
+          }
+        else
+          n->paths[k++] = n->paths[j];
+      n->npaths = k;
+    }
+  char *keep = calloc (p->nnodes ? p->nnodes : 1, 1);
+  uint32_t *to = calloc (p->nnodes ? p->nnodes : 1, sizeof *to);
+  if (!keep || !to)
+    {
+      free (keep);
+      free (to);
+      return -1;
+    }
+  keep[0] = 1;
+  for (uint32_t i = p->nnodes; i-- > 1;)
+    {
+      ppc_node *n = &p->nodes[i];
+      for (uint32_t m = 0; m < p->nmetrics; m++)
+        keep[i] |= n->excl[m] != 0;
+      keep[i] |= n->calls || n->npaths;
+      if (keep[i])
+        keep[n->parent] = 1;
+    }
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < p->nnodes; i++)
+    if (keep[i])
+      {
+        to[i] = k;
+        p->nodes[k] = p->nodes[i];
+        if (k)
+          p->nodes[k].parent = to[p->nodes[k].parent];
+        k++;
+      }
+    else
+      {
+        free (p->nodes[i].site);
+        free (p->nodes[i].paths);
+      }
+  p->nnodes = k;
+  free (keep);
+  free (to);
+  return 0;
+}
+
+/* Every thread's tree (flat records included) as one profile of one run.
+   0, or -1 when out of memory.  */
+static int
+build (struct builder *b)
+{
+  ppc_profile *p = &b->p;
+  p->runs = 1;
+  p->cct = __pp_cct_program_cct;
+  ppc_metric tmp[PPC_MAX_METRICS];
+  p->nmetrics = __pp_metric_describe (tmp);
+  for (uint32_t m = 0; m < p->nmetrics; m++)
+    {
+      p->metrics[m] = tmp[m];
+      p->metrics[m].name = strdup (tmp[m].name);
+      p->metrics[m].source = strdup (tmp[m].source);
+      p->metrics[m].unit = strdup (tmp[m].unit);
+      if (!p->metrics[m].name || !p->metrics[m].source
+          || !p->metrics[m].unit)
+        return -1;
+    }
+  load_objects (b);
+  b->want_site = "";
+  if (node_of (b, UINT32_MAX, PPC_NO_FN, "") != 0)
+    return -1;
+  for (struct cct_thread *t = atomic_load (&__pp_cct_threads); t;
+       t = t->next)
+    {
+      t->root->dump_node = 0;
+      for (struct cct_rec *r = cct_next (t->root, t->root); r;
+           r = cct_next (r, t->root))
+        if (record (b, r, t->root) < 0)
+          return -1;
+    }
+  return finish (b);
+}
+
+static void
+builder_free (struct builder *b)
+{
+  ppc_free (&b->p);
+  free (b->descs);
+  for (size_t i = 0; i < b->nsites; i++)
+    free (b->sites[i].key);
+  free (b->sites);
+  char *last = NULL;
+  for (size_t i = 0; i < b->nobjs; i++)
+    if (b->objs[i].name != last)
+      free (last = b->objs[i].name);
+  free (b->objs);
+  free (b->exe_name);
+  free (b->paths_cap);
+  imap_free (&b->by_desc);
+  imap_free (&b->by_name);
+  imap_free (&b->by_site);
+  imap_free (&b->by_node);
+}
+
+/* -------------------------------------------------------------- the file */
+
+/* $PPGCC_CCT_FILE, else the program with ".ppc" appended, under
+   $PPGCC_PREFIX (include/pp/ppc.h).  malloc'd.  */
+static char *
+profile_file (void)
+{
+  const char *env = getenv ("PPGCC_CCT_FILE");
+  if (env && *env)
+    return strdup (env);
+  char exe[PATH_MAX + 8];
+  ssize_t n = readlink ("/proc/self/exe", exe, PATH_MAX);
+  if (n <= 0)
+    return NULL;
+  memcpy (exe + n, ".ppc", 5);
+  return __pp_profile_path (exe);
+}
+
+/* FILE kept aside as FILE SUFFIX, with one line saying why.  */
+static void
+keep_aside (const char *path, const char *why, const char *suffix)
+{
+  char *aside = NULL;
+  if (asprintf (&aside, "%s%s", path, suffix) >= 0)
+    rename (path, aside);
+  fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this run's "
+           "contexts afresh\n", path, why, aside ? aside : "(nothing)");
+  free (aside);
+}
+
+static void
+warn_changed (void *ctx, const char *fn)
+{
+  fprintf (stderr, "ppgcc profile: %s: function '%s' changed since the "
+           "profile was written (CFG checksum mismatch); its old paths are "
+           "dropped\n", (const char *) ctx, fn);
+}
+
+static int
+merge_and_write (const char *path, ppc_profile *now)
+{
+  char *lock_path = NULL;
+  if (asprintf (&lock_path, "%s.lock", path) < 0)
+    return -1;
+  /* A lock file beside it, as pprt.c does for .ppd files: the profile is
+     replaced by rename.  */
+  int fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  free (lock_path);
+  if (fd < 0)
+    {
+      fprintf (stderr, "ppgcc profile: %s.lock: cannot create: %s\n", path,
+               strerror (errno));
+      return -1;
+    }
+  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+  while (fcntl (fd, F_SETLKW, &fl) < 0 && errno == EINTR)
+    ;
+  ppc_profile old;
+  const char *why = NULL;
+  ppc_profile *result = now;
+  int have = ppc_read_file (path, &old, &why);
+  if (have < 0)
+    keep_aside (path, why ? why : "unreadable", ".corrupt");
+  else if (have == 0)
+    {
+      if (ppc_merge_warn (&old, now, warn_changed, (void *) path, &why)
+          == 0)
+        result = &old;
+      else
+        /* Another metric list (the program was rebuilt): its figures do
+           not add to these.  */
+        keep_aside (path, why ? why : "cannot merge", ".old");
+    }
+  int rc = ppc_write_file (path, result);
+  if (rc < 0)
+    fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
+             strerror (errno));
+  if (have == 0)
+    ppc_free (&old);
+  fl.l_type = F_UNLCK;
+  fcntl (fd, F_SETLK, &fl);
+  close (fd);
+  return rc;
+}
+
+int
+__pp_cct_write (void)
+{
+  char *path = profile_file ();
+  if (!path)
+    {
+      fprintf (stderr, "ppgcc profile: no file for the calling context "
+               "profile (/proc/self/exe unreadable); not written\n");
+      return -1;
+    }
+  struct builder b;
+  memset (&b, 0, sizeof b);
+  int rc = -1;
+  if (build (&b) < 0)
+    fprintf (stderr, "ppgcc profile: %s: out of memory, not written\n",
+             path);
+  else
+    {
+      __pp_make_parent_dirs (path);
+      rc = merge_and_write (path, &b.p);
+    }
+  builder_free (&b);
+  free (path);
+  return rc;
+}

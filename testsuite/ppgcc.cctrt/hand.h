@@ -1,0 +1,83 @@
+/* What the plugin emits for -fprofile-paths=cct and
+   -fprofile-paths-metric (include/pp/rt_abi.h), written by hand, so that
+   the runtime is tested without the compiler.
+
+   Before including: NM (metrics per path, default 0), METRICS (the
+   unit's list, default NULL), FLAT (define for flat metric profiling:
+   no PP_FN_CCT, counters and metrics in the desc).  PPD_PATH comes from
+   the command line.  */
+#ifndef HAND_H
+#define HAND_H
+#include "pp/rt_abi.h"
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef NM
+#define NM 0
+#endif
+#ifndef METRICS
+#define METRICS NULL
+#endif
+#ifdef FLAT
+#define FN_FLAGS 0u
+#define UNIT_FLAGS 0u
+#else
+#define FN_FLAGS PP_FN_CCT
+#define UNIT_FLAGS PP_UNIT_CCT
+#endif
+
+#define NOINLINE __attribute__ ((noinline, noclone))
+
+/* F's descriptor, with NPATHS Ball-Larus paths and flags FL.  */
+#define DESC_FLAGS(f, npaths, fl)                                       \
+  static uint64_t f##_counters[(npaths)];                                  \
+  static uint64_t f##_metrics[(npaths) * (NM ? NM : 1)];                   \
+  static struct __pp_fn_desc f##_desc = {                                  \
+    .name = #f, .cfg_checksum = 7, .flags = (fl),                       \
+    .num_paths = (npaths),                                                 \
+    .counters = ((fl) & (PP_FN_CCT | PP_FN_HASHED)) ? NULL              \
+                                                       : f##_counters,     \
+    .meta = "", .nmetrics = NM,                                            \
+    .metrics = ((fl) & (PP_FN_CCT | PP_FN_HASHED)) || !NM ? NULL        \
+                                                             : f##_metrics \
+  }
+#define DESC(f, npaths) DESC_FLAGS (f, npaths, FN_FLAGS)
+
+/* At the function's entry, its path ends, its returns.  */
+#define ENTER(f)                                                           \
+  struct __pp_fn_desc *pp_d = &f##_desc;                                   \
+  uint64_t *pp_tok = __pp_enter (pp_d, __builtin_return_address (0),       \
+                                 __builtin_frame_address (0))
+#define PATH(id)                                                           \
+  do                                                                       \
+    {                                                                      \
+      if (pp_d->flags & PP_FN_HASHED)                                      \
+        __pp_hash_hit (pp_d, (id));                                        \
+      else if (pp_d->flags & PP_FN_CCT)                                    \
+        {                                                                  \
+          pp_tok[(id)]++;                                                  \
+          if (NM)                                                          \
+            __pp_metric_path (pp_tok + pp_d->num_paths + (id) * NM, NM);   \
+        }                                                                  \
+      else                                                                 \
+        {                                                                  \
+          pp_d->counters[(id)]++;                                          \
+          if (NM)                                                          \
+            __pp_metric_path (pp_d->metrics + (id) * NM, NM);              \
+        }                                                                  \
+    }                                                                      \
+  while (0)
+#define EXIT() __pp_exit (pp_tok)
+
+/* The unit and its constructor.  */
+#define UNIT(...)                                                          \
+  static struct __pp_fn_desc *const pp_fns[] = { __VA_ARGS__ };           \
+  static struct __pp_unit pp_unit = {                                      \
+    PP_ABI_VERSION, sizeof pp_fns / sizeof *pp_fns, PPD_PATH, __FILE__,    \
+    pp_fns, NULL, METRICS, UNIT_FLAGS, 0                                   \
+  };                                                                       \
+  __attribute__ ((constructor)) static void pp_register (void)             \
+  {                                                                        \
+    __pp_register_unit (&pp_unit);                                         \
+  }
+#endif
