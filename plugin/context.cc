@@ -112,8 +112,11 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
                                          size_int (fn.num_paths * 8)));
         }
       else
-        fn.metric_base = fold_convert (ptr_u64 (),
-                                       build_fold_addr_expr (fn.metrics));
+        /* &metrics[0]: an invariant GIMPLE operand (a converted
+           &metrics is not one).  */
+        fn.metric_base = build_fold_addr_expr (
+            build4 (ARRAY_REF, ppgcc_u64_type (), fn.metrics,
+                    size_zero_node, NULL_TREE, NULL_TREE));
     }
   /* Pending on the entry edge, ahead of the probes' own code there (the
      path register's start), which is queued after it.  */
