@@ -52,10 +52,10 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
       else if ((v = value_of (a, "-fprofile-paths")))
         {
           if (strcmp (v, "bl") != 0 && strcmp (v, "ppp") != 0
-              && strcmp (v, "residual") != 0)
+              && strcmp (v, "residual") != 0 && strcmp (v, "cct") != 0)
             {
               fprintf (stderr, "ppgcc: error: -fprofile-paths=%s: unknown "
-                       "mode (supported: bl, ppp, residual)\n", v);
+                       "mode (supported: bl, ppp, residual, cct)\n", v);
               return -1;
             }
           cl->mode = v;
@@ -94,6 +94,16 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
               return -1;
             }
           cl->switching = v;
+        }
+      else if ((v = value_of (a, "-fprofile-paths-metric")))
+        {
+          if (!*v)
+            {
+              fprintf (stderr, "ppgcc: error: -fprofile-paths-metric=: no "
+                       "event (e.g. cycles, instructions, time)\n");
+              return -1;
+            }
+          cl->metric = v;
         }
       else if ((v = value_of (a, "-fprofile-paths-interesting")))
         cl->interesting = v;
@@ -137,6 +147,12 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         }
     }
   cl->links = !stops_before_link && !info_only && inputs > 0;
+  if (cl->metric && !cl->mode)
+    {
+      fprintf (stderr, "ppgcc: error: -fprofile-paths-metric=%s needs "
+               "-fprofile-paths or -fprofile-paths=cct\n", cl->metric);
+      return -1;
+    }
   return 0;
 }
 
@@ -181,6 +197,8 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                             NULL);
       if (cl->switching)
         args[n++] = concat ("-fplugin-arg-ppgcc-switch=", cl->switching, NULL);
+      if (cl->metric)
+        args[n++] = concat ("-fplugin-arg-ppgcc-metric=", cl->metric, NULL);
       if (cl->ppp_min_paths)
         args[n++] = concat ("-fplugin-arg-ppgcc-ppp-min-paths=",
                             cl->ppp_min_paths, NULL);
@@ -227,6 +245,16 @@ ppgcc_print_help (FILE *out)
          "paths; residual:\n"
          "                                   report the paths it never ran "
          "(ppprof residual)\n"
+         "  -fprofile-paths=cct              Ball-Larus paths per calling "
+         "context (the\n"
+         "                                   calling context tree: "
+         "<program>.ppc)\n"
+         "  -fprofile-paths-metric=EV[,EV]   a metric per path: cycles, "
+         "instructions,\n"
+         "                                   cache-misses, branch-misses, "
+         "rNNNN, time, tsc,\n"
+         "                                   task-clock (ppprof cct, "
+         "report --metric)\n"
          "  -fuse-path-profile[=PATH]        the profile in use: each "
          "object's .ppd, a\n"
          "                                   directory of them, or one "

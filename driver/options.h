@@ -8,13 +8,14 @@ typedef struct
 {
   char **pass;           /* gcc's arguments, in order (argv[0] excluded) */
   int npass;
-  const char *mode;      /* -fprofile-paths[=MODE]: bl, ppp, residual;
+  const char *mode;      /* -fprofile-paths[=MODE]: bl, ppp, residual, cct;
                             NULL: off */
   const char *array_max; /* -fprofile-paths-array-max=N */
   const char *ppp_policy;    /* -fprofile-paths-ppp-policy=hash|truncate */
   const char *ppp_min_paths; /* -fprofile-paths-ppp-min-paths=N */
   const char *table;         /* -fprofile-paths-table=hash|hpt */
   const char *switching;     /* -fprofile-paths-switch=none|check|clone */
+  const char *metric;        /* -fprofile-paths-metric=EVENT[,EVENT] */
   const char *interesting, *hot;
   int use_profile;       /* -fuse-path-profile[=PATH] */
   const char *use_path;

@@ -117,6 +117,16 @@ ppgcc_new_counters (uint64_t num_paths)
   return var;
 }
 
+/* Metric accumulators: their address goes to the runtime at each path
+   end, so unlike the counters they may be aliased.  */
+tree
+ppgcc_new_metrics (uint64_t n)
+{
+  tree var = ppgcc_new_counters (n);
+  DECL_NONALIASED (var) = 0;
+  return var;
+}
+
 /* A constructor for an array of u64: VALUES, the rest zero.  */
 static tree
 u64_array_init (tree type, const std::vector<uint64_t> &values)

@@ -106,6 +106,10 @@ struct ppgcc_fn
   bool switch_check = false;     /* path ends test the profile flag */
   unsigned nmetrics = 0;         /* metrics per path (array mode) */
   tree metrics = NULL_TREE;      /* their accumulators, without cct */
+  /* context.cc, while the function is instrumented: __pp_enter's result,
+     the counters the probes index when they are the context record's
+     (else NULL_TREE: `counters`), and the metrics' accumulators.  */
+  tree token = NULL_TREE, count_base = NULL_TREE, metric_base = NULL_TREE;
 };
 extern std::vector<ppgcc_fn> ppgcc_fns;
 
@@ -213,9 +217,17 @@ void ppgcc_switch_connect (function *fun, const ppgcc_cfg &cfg,
                            const pp_probe *probes, int nprobes, tree regs[2],
                            ppgcc_switch &st);
 
+/* context.cc: __pp_enter on the entry edge (pending: committed with the
+   probes), __pp_exit before each return (once the probes are in), and a
+   path end's __pp_metric_path for path INDEX.  */
+void ppgcc_context_entry (function *fun, ppgcc_fn &fn);
+void ppgcc_context_exits (function *fun, const ppgcc_fn &fn);
+void ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn);
+
 /* emit.cc: variables and the registration constructor.  */
 tree ppgcc_u64_type ();
 tree ppgcc_new_counters (uint64_t num_paths);
+tree ppgcc_new_metrics (uint64_t n);
 tree ppgcc_new_desc ();
 void ppgcc_new_ppp_arrays (ppgcc_fn &fn);
 void ppgcc_emit_unit ();

@@ -135,12 +135,23 @@ instrument_function (function *fun)
       how = choose_ppp (n, ids, fn, fname, &ppp_range);
       delta = n->delta;
     }
-  if (how == COUNT_ARRAY)
+  /* With cct, array-mode counts live in each context's record (the
+     runtime sizes it by num_paths), and so do metrics; without, metrics
+     have an array of their own.  */
+  if (how == COUNT_ARRAY && !ppgcc_opts.cct)
     fn.counters = ppgcc_new_counters (n->num_paths);
   else if (how == COUNT_HASH)
     fn.flags |= PP_FN_HASHED;
-  else
+  else if (how == COUNT_PPP)
     fn.flags |= PP_FN_PPP;
+  if (ppgcc_opts.cct)
+    fn.flags |= PP_FN_CCT;
+  if (how == COUNT_ARRAY && ppgcc_opts.nmetrics)
+    {
+      fn.nmetrics = ppgcc_opts.nmetrics;
+      if (!ppgcc_opts.cct)
+        fn.metrics = ppgcc_new_metrics (n->num_paths * fn.nmetrics);
+    }
   /* Hash-mode paths and PPP misses both reach __pp_hash_hit, which the
      flag sends to the Hot Path Table: the probes stay the same.  */
   if (ppgcc_opts.table_hpt && how != COUNT_ARRAY)
@@ -172,8 +183,13 @@ instrument_function (function *fun)
                 && ppgcc_switch_prepare (fun, cfg, n, st);
   fn.switch_check = ppgcc_opts.switching != ppgcc_options::SWITCH_NONE
                     && !cloned;
+  bool contexts = ppgcc_opts.cct || ppgcc_opts.nmetrics;
+  if (contexts)
+    ppgcc_context_entry (fun, fn);
   tree regs[2];
   ppgcc_insert_probes (fun, cfg, probes, nprobes, fn, regs);
+  if (contexts)
+    ppgcc_context_exits (fun, fn);
   if (cloned)
     ppgcc_switch_connect (fun, cfg, probes, nprobes, regs, st);
   ppgcc_fns.push_back (fn);
@@ -243,6 +259,49 @@ parse_count (const char *val, const char *option, unsigned long long *out)
   return true;
 }
 
+/* -fprofile-paths-metric=EVENT[,EVENT]: the names runtime/metric.c
+   knows (doc/metrics.md), or a raw event rHEX.  */
+static bool
+parse_metrics (const char *val)
+{
+  static const char *const known[] = {
+    "cycles", "instructions", "cache-misses", "branch-misses", "time", "tsc",
+    "task-clock", NULL
+  };
+  std::string list = val ? val : "";
+  unsigned count = 0;
+  size_t start = 0;
+  while (start <= list.size ())
+    {
+      size_t comma = list.find (',', start);
+      if (comma == std::string::npos)
+        comma = list.size ();
+      std::string ev = list.substr (start, comma - start);
+      bool ok = ev.size () > 1 && ev[0] == 'r'
+                && ev.find_first_not_of ("0123456789abcdefABCDEF", 1)
+                       == std::string::npos;
+      for (int i = 0; known[i] && !ok; i++)
+        ok = ev == known[i];
+      if (!ok)
+        {
+          error ("ppgcc: %<-fprofile-paths-metric=%s%>: unknown event %qs "
+                 "(known: cycles, instructions, cache-misses, branch-misses, "
+                 "time, tsc, task-clock, rHEX)", list.c_str (), ev.c_str ());
+          return false;
+        }
+      count++;
+      start = comma + 1;
+    }
+  if (count > 8)
+    {
+      error ("ppgcc: %<-fprofile-paths-metric%>: at most 8 events");
+      return false;
+    }
+  ppgcc_opts.metrics = list;
+  ppgcc_opts.nmetrics = count;
+  return true;
+}
+
 static bool
 parse_args (struct plugin_name_args *info)
 {
@@ -260,6 +319,11 @@ parse_args (struct plugin_name_args *info)
             ppgcc_opts.mode = PPGCC_MODE_RESIDUAL;
           else if (m == "use")
             ppgcc_opts.mode = PPGCC_MODE_USE;
+          else if (m == "cct")
+            {
+              ppgcc_opts.mode = PPGCC_MODE_BL;
+              ppgcc_opts.cct = true;
+            }
           else
             {
               error ("ppgcc: mode %qs is not supported", m.c_str ());
@@ -318,6 +382,11 @@ parse_args (struct plugin_name_args *info)
               return false;
             }
           ppgcc_opts.hot = p;
+        }
+      else if (!strcmp (key, "metric"))
+        {
+          if (!parse_metrics (val))
+            return false;
         }
       else if (!strcmp (key, "opt-info"))
         ppgcc_opts.opt_info = true;
@@ -391,6 +460,16 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
              "paths of %<-fuse-path-profile%> or "
              "%<-fprofile-paths-interesting%>; with neither, %s gets "
              "Ball-Larus profiling", main_input_filename);
+
+  if ((ppgcc_opts.cct || ppgcc_opts.nmetrics)
+      && (ppgcc_opts.mode != PPGCC_MODE_BL
+          || ppgcc_opts.switching != ppgcc_options::SWITCH_NONE))
+    {
+      error ("ppgcc: %<-fprofile-paths=cct%> and %<-fprofile-paths-metric%> "
+             "go with Ball-Larus profiling only (not with ppp, residual or "
+             "%<-fprofile-paths-switch%>)");
+      return 1;
+    }
 
   /* With -flto our registration data would have to be emitted after
      free_lang_data (as gcov does); until then, decline cleanly rather

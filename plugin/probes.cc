@@ -168,10 +168,13 @@ gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
       return;
     }
   tree index = path_index (seq, regs[0], p.count_uses_reg, p.count_off);
-  if (!fn.counters)
+  tree counters = fn.count_base ? fn.count_base : fn.counters;
+  if (!counters)
     gen_hash_hit (seq, index, fn); /* the runtime counts (thread-safe) */
   else
-    gen_increment (seq, array_ref (fn.counters, index));
+    gen_increment (seq, array_ref (unshare_expr (counters), index));
+  if (fn.metric_base)
+    ppgcc_gen_metric_path (seq, index, fn);
 }
 
 /* A path end that tests the profile flag first (-fprofile-paths-switch=

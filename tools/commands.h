@@ -22,4 +22,28 @@ int ppprof_residual (pp_profile_set *set, const char *only, int json,
                      int fail_on_new);
 int ppprof_overlap_files (char **names, long top, int json);
 
+/* Context profiles (.ppc): cct.c, folded.c, context_report.c.  FILES
+   are .ppc files or directories searched for them (none: the current
+   directory); several merge into one tree.  */
+typedef struct
+{
+  const char *metric;   /* --metric, or NULL: every metric */
+  int json, subtract_probes;
+  long paths;           /* --paths N: each context's top N paths */
+  double min_percent;   /* --min-percent P: smaller contexts hidden */
+} pp_cct_options;
+
+typedef struct
+{
+  const char *metric, *only; /* --metric (NULL: by count), --function */
+  long top;
+  int json, subtract_probes;
+} pp_report_options;
+
+int ppprof_cct (char **files, int nfiles, const pp_cct_options *o);
+int ppprof_folded (char **files, int nfiles, const char *metric,
+                   int subtract_probes);
+int ppprof_report_context (char **files, int nfiles,
+                           const pp_report_options *o);
+
 #endif

@@ -1,26 +1,34 @@
 /* ppprof: look at path profiles (.ppd files written by programs built with
-   ppgcc -fprofile-paths).
+   ppgcc -fprofile-paths) and context profiles (.ppc: calling context tree
+   and metrics, include/pp/ppc.h).
 
      ppprof report [--top N] [--function F] [--json] [FILES|DIRS]
-     ppprof merge -o OUT FILES|DIRS...
+     ppprof report [--metric M] [--subtract-probes] ... FILE.ppc...
+     ppprof merge -o OUT FILES|DIRS...      (all .ppd, or all .ppc)
      ppprof dot --function F [--svg] [FILES|DIRS]
      ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
      ppprof overlap [--top N] [--json] A B
+     ppprof cct [--metric M] [--json] [--subtract-probes] [--paths N]
+                [--min-percent P] [FILE.ppc...]
+     ppprof folded [--metric M] [--subtract-probes] [FILE.ppc...]
 
    Exit status: 0 ok, 1 usage (or, with residual --fail-on-new, untested
    paths), 2 bad input.  */
 #include "config.h"
 
 #include "commands.h"
+#include "context.h"
 
 #include "pp/rt_abi.h"
 
 #include <inttypes.h>
 #include "json_out.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void
 usage (FILE *out)
@@ -32,9 +40,26 @@ usage (FILE *out)
          "       ppprof residual [--json] [--fail-on-new] [--function F] "
          "[FILES|DIRS]\n"
          "       ppprof overlap [--top N] [--json] A B\n"
+         "       ppprof cct [--metric M] [--json] [--subtract-probes] "
+         "[--paths N]\n"
+         "                  [--min-percent P] [FILE.ppc|DIRS]\n"
+         "       ppprof folded [--metric M] [--subtract-probes] "
+         "[FILE.ppc|DIRS]\n"
+         "       ppprof report --metric M [--subtract-probes] [--top N] "
+         "[--function F]\n"
+         "                     [--json] [FILE.ppc|DIRS]\n"
          "Shows path profiles (.ppd) written by programs built with\n"
          "ppgcc -fprofile-paths; with no files, searches the current "
          "directory.\n"
+         "cct, folded, report --metric: context profiles (.ppc) of "
+         "programs built with\n"
+         "-fprofile-paths=cct or -fprofile-paths-metric: the calling "
+         "context tree with\n"
+         "inclusive and exclusive metrics, folded stacks for flame graphs, "
+         "paths ranked\n"
+         "by a metric.  --subtract-probes: without the probes' own cost "
+         "(exact only for\n"
+         "instruction counts).  merge: all .ppd or all .ppc (-o X.ppc).\n"
          "residual: the paths that ran but not in training (builds made "
          "with\n"
          "-fuse-path-profile -fprofile-paths=residual); --fail-on-new: "
@@ -53,6 +78,49 @@ warn_mismatch (void *ctx, const char *fn)
   fprintf (stderr, "ppprof: %s: function '%s' has another CFG checksum "
            "than in the files before it; keeping the later one\n",
            (const char *) ctx, fn);
+}
+
+/* Whether the named inputs are context profiles: 1 all of them, 0 none
+   (directories do not count), -1 a mix (message printed).  */
+static int
+input_kind (char **files, int nfiles)
+{
+  int ppc = 0, other = 0;
+  for (int i = 0; i < nfiles; i++)
+    {
+      struct stat st;
+      if (stat (files[i], &st) == 0 && S_ISDIR (st.st_mode))
+        continue;
+      if (pp_is_context_file (files[i]))
+        ppc++;
+      else
+        other++;
+    }
+  if (ppc && other)
+    {
+      fprintf (stderr, "ppprof: inputs of one kind please: path profiles "
+               "(.ppd) or context profiles (.ppc)\n");
+      return -1;
+    }
+  return ppc > 0;
+}
+
+/* merge -o X.ppc, or of .ppc inputs: the trees merged context by
+   context (ppc_merge).  */
+static int
+merge_contexts (char **files, int nfiles, const char *out)
+{
+  pp_context c;
+  if (pp_context_load (&c, files, nfiles, 0) < 0)
+    return 2;
+  int rc = 0;
+  if (ppc_write_file (out, &c.prof) < 0)
+    {
+      fprintf (stderr, "ppprof: %s: %s\n", out, strerror (errno));
+      rc = 2;
+    }
+  pp_context_free (&c);
+  return rc;
 }
 
 static int
@@ -170,9 +238,10 @@ main (int argc, char **argv)
       printf ("ppprof (ppgcc) %s\n", PACKAGE_VERSION);
       return 0;
     }
-  const char *cmd = argv[1], *only = NULL, *out = NULL;
-  long top = 20;
-  int json = 0, svg = 0, fail_on_new = 0;
+  const char *cmd = argv[1], *only = NULL, *out = NULL, *metric = NULL;
+  long top = 20, paths = 0;
+  double min_percent = 0;
+  int json = 0, svg = 0, fail_on_new = 0, subtract = 0, cct_only = 0;
   char **files = calloc (argc, sizeof *files);
   int nfiles = 0;
   for (int i = 2; i < argc; i++)
@@ -184,6 +253,35 @@ main (int argc, char **argv)
         svg = 1;
       else if (!strcmp (a, "--fail-on-new"))
         fail_on_new = 1;
+      else if (!strcmp (a, "--subtract-probes"))
+        subtract = 1;
+      else if (!strcmp (a, "--metric") && i + 1 < argc)
+        metric = argv[++i];
+      else if (!strcmp (a, "--paths") && i + 1 < argc)
+        {
+          const char *v = argv[++i];
+          char *end;
+          paths = strtol (v, &end, 10);
+          cct_only = 1;
+          if (paths < 0 || *end || !*v)
+            {
+              fprintf (stderr, "ppprof: --paths %s: not a count\n", v);
+              return 1;
+            }
+        }
+      else if (!strcmp (a, "--min-percent") && i + 1 < argc)
+        {
+          const char *v = argv[++i];
+          char *end;
+          min_percent = strtod (v, &end);
+          cct_only = 1;
+          if (!(min_percent >= 0 && min_percent <= 100) || *end || !*v)
+            {
+              fprintf (stderr, "ppprof: --min-percent %s: not a percentage "
+                       "(0 to 100)\n", v);
+              return 1;
+            }
+        }
       else if ((!strcmp (a, "--top") || !strcmp (a, "--function")
                 || !strcmp (a, "-o"))
                && i + 1 < argc)
@@ -216,7 +314,9 @@ main (int argc, char **argv)
   int is_report = !strcmp (cmd, "report"), is_merge = !strcmp (cmd, "merge");
   int is_dot = !strcmp (cmd, "dot"), is_residual = !strcmp (cmd, "residual");
   int is_overlap = !strcmp (cmd, "overlap");
-  if (!is_report && !is_merge && !is_dot && !is_residual && !is_overlap)
+  int is_cct = !strcmp (cmd, "cct"), is_folded = !strcmp (cmd, "folded");
+  if (!is_report && !is_merge && !is_dot && !is_residual && !is_overlap
+      && !is_cct && !is_folded)
     {
       fprintf (stderr, "ppprof: unknown command '%s'\n", cmd);
       usage (stderr);
@@ -224,10 +324,54 @@ main (int argc, char **argv)
     }
   if ((is_merge && (!out || nfiles == 0)) || (is_dot && !only)
       || (fail_on_new && !is_residual)
-      || (is_overlap && (nfiles != 2 || only || out || svg)))
+      || (is_overlap && (nfiles != 2 || only || out || svg))
+      /* --metric and --subtract-probes: report, cct, folded; --paths and
+         --min-percent: cct.  */
+      || ((metric || subtract) && !is_report && !is_cct && !is_folded)
+      || (cct_only && !is_cct)
+      || ((is_cct || is_folded) && (only || out || svg || fail_on_new))
+      || (is_folded && json))
     {
       usage (stderr);
       return 1;
+    }
+  if (is_cct || is_folded)
+    {
+      pp_cct_options o = { metric, json, subtract, paths, min_percent };
+      int rc = is_cct ? ppprof_cct (files, nfiles, &o)
+                      : ppprof_folded (files, nfiles, metric, subtract);
+      free (files);
+      return rc;
+    }
+  if (is_report || is_merge)
+    {
+      int kind = input_kind (files, nfiles);
+      if (kind < 0)
+        {
+          free (files);
+          return 2;
+        }
+      /* Merge writes what the output's name says; without a .ppc input
+         or output, the .ppd commands below.  */
+      size_t olen = out ? strlen (out) : 0;
+      int ppc_out = olen >= 4 && !strcmp (out + olen - 4, ".ppc");
+      if (is_merge && kind && !ppc_out)
+        {
+          fprintf (stderr, "ppprof: %s: context profiles merge into a "
+                   ".ppc file\n", out);
+          free (files);
+          return 1;
+        }
+      if (is_merge && ppc_out)
+        kind = 1;
+      if (kind || (is_report && (metric || subtract)))
+        {
+          pp_report_options o = { metric, only, top, json, subtract };
+          int rc = is_merge ? merge_contexts (files, nfiles, out)
+                            : ppprof_report_context (files, nfiles, &o);
+          free (files);
+          return rc;
+        }
     }
   if (is_overlap)
     {

@@ -38,8 +38,9 @@ add_file (pp_profile_set *set, const char *path)
   return 0;
 }
 
-static int
-add_dir (pp_profile_set *set, const char *dir)
+int
+pp_walk_dir (const char *dir, const char *suffix,
+             int (*add) (void *ctx, const char *path), void *ctx)
 {
   DIR *d = opendir (dir);
   if (!d)
@@ -69,14 +70,20 @@ add_dir (pp_profile_set *set, const char *dir)
       if (rc == 0 && lstat (names[i], &st) == 0)
         {
           if (S_ISDIR (st.st_mode))
-            rc = add_dir (set, names[i]);
-          else if (S_ISREG (st.st_mode) && ends_with (names[i], ".ppd"))
-            rc = add_file (set, names[i]);
+            rc = pp_walk_dir (names[i], suffix, add, ctx);
+          else if (S_ISREG (st.st_mode) && ends_with (names[i], suffix))
+            rc = add (ctx, names[i]);
         }
       free (names[i]);
     }
   free (names);
   return rc;
+}
+
+static int
+add_found (void *set, const char *path)
+{
+  return add_file (set, path);
 }
 
 int
@@ -98,7 +105,7 @@ pp_profile_set_load (pp_profile_set *set, char **names, int count)
                    names[i]);
           return -1;
         }
-      if ((S_ISDIR (st.st_mode) ? add_dir (set, names[i])
+      if ((S_ISDIR (st.st_mode) ? pp_walk_dir (names[i], ".ppd", add_found, set)
                                 : add_file (set, names[i])) < 0)
         return -1;
     }
@@ -124,8 +131,8 @@ add_line (pp_report_path *p, unsigned line)
 }
 
 /* The path's source lines: each block's first and last line, in order.  */
-static int
-regenerate (pp_report_fn *fn, pp_report_path *p)
+int
+pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p)
 {
   int *edges;
   int len = pp_regenerate (fn->numbering, p->id, &edges);
@@ -257,6 +264,24 @@ mark_untested (pp_report_fn *fn)
 }
 
 int
+pp_report_number (pp_report_fn *fn)
+{
+  char err[256];
+  pp_options opt = { fn->spec->fns[0].max_paths };
+  fn->numbering = pp_number (fn->spec->fns[0].graph, &opt, err, sizeof err);
+  if (!fn->numbering || fn->numbering->num_paths != fn->num_paths)
+    {
+      fprintf (stderr, "ppprof: %s: function '%s': %s\n", fn->profile,
+               fn->name,
+               fn->numbering ? "numbering differs from the compiler's "
+                               "(profile from another ppgcc version?)"
+                             : err);
+      return -1;
+    }
+  return 0;
+}
+
+int
 pp_profile_set_analyse (pp_profile_set *set)
 {
   for (int p = 0; p < set->num_profiles; p++)
@@ -285,21 +310,10 @@ pp_profile_set_analyse (pp_profile_set *set)
   for (int i = 0; i < set->num_fns; i++)
     {
       pp_report_fn *fn = &set->fns[i];
-      char err[256];
-      pp_options opt = { fn->spec->fns[0].max_paths };
-      fn->numbering = pp_number (fn->spec->fns[0].graph, &opt, err,
-                                 sizeof err);
-      if (!fn->numbering || fn->numbering->num_paths != fn->num_paths)
-        {
-          fprintf (stderr, "ppprof: %s: function '%s': %s\n", fn->profile,
-                   fn->name,
-                   fn->numbering ? "numbering differs from the compiler's "
-                                   "(profile from another ppgcc version?)"
-                                 : err);
-          return -1;
-        }
+      if (pp_report_number (fn) < 0)
+        return -1;
       for (int k = 0; k < fn->num_paths_run; k++)
-        if (regenerate (fn, &fn->paths[k]) < 0)
+        if (pp_report_regenerate (fn, &fn->paths[k]) < 0)
           {
             fprintf (stderr, "ppprof: %s: function '%s': path id %llu out "
                      "of range\n", fn->profile, fn->name,

@@ -55,4 +55,16 @@ int pp_profile_set_load (pp_profile_set *set, char **names, int count);
 int pp_profile_set_analyse (pp_profile_set *set);
 void pp_profile_set_free (pp_profile_set *set);
 
+/* Calls ADD for every regular file below DIR whose name ends in SUFFIX
+   (hidden directories too: libtool's .libs); stops at the first negative
+   return.  Returns 0 or -1 (DIR unreadable: message printed).  */
+int pp_walk_dir (const char *dir, const char *suffix,
+                 int (*add) (void *ctx, const char *path), void *ctx);
+/* Numbers FN's graph (fn->spec) into fn->numbering and checks it against
+   fn->num_paths.  0, or -1 after one line `ppprof: PROFILE: ...`.  */
+int pp_report_number (pp_report_fn *fn);
+/* P's source lines and (cont)/(break) marks from its id, fn->numbering
+   set.  0, or -1 when the id is out of range.  */
+int pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p);
+
 #endif

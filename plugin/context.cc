@@ -1,0 +1,157 @@
+/* Calling contexts and metrics: -fprofile-paths=cct and
+   -fprofile-paths-metric (PLDI'97 §3.1 and §4; the runtime side is
+   runtime/cct.c, the interface include/pp/rt_abi.h).
+
+   At the entry of an instrumented function:
+     tok = __pp_enter (&desc, __builtin_return_address (0),
+                       __builtin_frame_address (0));
+   With cct, TOK is this call's context record: path ends count in tok[id]
+   instead of a static array, and metrics accumulate after the counters.
+   Before each return: __pp_exit (tok).  A path end with metrics calls
+   __pp_metric_path (&acc[id * nmetrics], nmetrics), which charges the
+   path with the metrics' change since it started less its callees' share
+   (the runtime saves the caller's share at entry and restores it at exit,
+   §3.1).  The pass runs before inlining: a function inlined later still
+   enters and leaves its own context.  */
+#include "plugin.h"
+
+#include "pp/rt_abi.h"
+
+static tree
+ptr_u64 ()
+{
+  return build_pointer_type (ppgcc_u64_type ());
+}
+
+static tree
+runtime_fn (const char *name, tree type)
+{
+  tree decl = build_fn_decl (name, type);
+  TREE_NOTHROW (decl) = 1;
+  /* The runtime never calls back into this unit.  */
+  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("leaf"), NULL_TREE,
+                                      DECL_ATTRIBUTES (decl));
+  return decl;
+}
+
+static tree
+enter_fn ()
+{
+  static tree decl;
+  if (!decl)
+    decl = runtime_fn ("__pp_enter",
+                       build_function_type_list (ptr_u64 (), ptr_type_node,
+                                                 ptr_type_node, ptr_type_node,
+                                                 NULL_TREE));
+  return decl;
+}
+
+static tree
+exit_fn ()
+{
+  static tree decl;
+  if (!decl)
+    decl = runtime_fn ("__pp_exit",
+                       build_function_type_list (void_type_node, ptr_u64 (),
+                                                 NULL_TREE));
+  return decl;
+}
+
+static tree
+metric_path_fn ()
+{
+  static tree decl;
+  if (!decl)
+    decl = runtime_fn ("__pp_metric_path",
+                       build_function_type_list (void_type_node, ptr_u64 (),
+                                                 unsigned_type_node,
+                                                 NULL_TREE));
+  return decl;
+}
+
+/* VAR = __builtin_NAME (0).  */
+static tree
+frame_builtin (gimple_seq *seq, built_in_function code, const char *name)
+{
+  tree var = create_tmp_reg (ptr_type_node, name);
+  gcall *call = gimple_build_call (builtin_decl_explicit (code), 1,
+                                   integer_zero_node);
+  gimple_call_set_lhs (call, var);
+  gimple_seq_add_stmt (seq, call);
+  return var;
+}
+
+void
+ppgcc_context_entry (function *fun, ppgcc_fn &fn)
+{
+  gimple_seq seq = NULL;
+  tree ret = frame_builtin (&seq, BUILT_IN_RETURN_ADDRESS, "pp_ra");
+  tree frame = frame_builtin (&seq, BUILT_IN_FRAME_ADDRESS, "pp_fa");
+  fn.token = create_tmp_reg (ptr_u64 (), "pp_ctx");
+  gcall *call = gimple_build_call (enter_fn (), 3,
+                                   build_fold_addr_expr (fn.desc), ret,
+                                   frame);
+  gimple_call_set_lhs (call, fn.token);
+  gimple_seq_add_stmt (&seq, call);
+  bool slots = ppgcc_opts.cct && !(fn.flags & PP_FN_HASHED);
+  if (slots)
+    {
+      /* The record's counters, as an array the probes index.  */
+      tree atype = build_array_type_nelts (ppgcc_u64_type (), fn.num_paths);
+      fn.count_base = build2 (MEM_REF, atype, fn.token,
+                              build_int_cst (ptr_u64 (), 0));
+    }
+  if (fn.nmetrics)
+    {
+      if (slots)
+        {
+          fn.metric_base = create_tmp_reg (ptr_u64 (), "pp_acc");
+          gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                         fn.metric_base, POINTER_PLUS_EXPR,
+                                         fn.token,
+                                         size_int (fn.num_paths * 8)));
+        }
+      else
+        fn.metric_base = fold_convert (ptr_u64 (),
+                                       build_fold_addr_expr (fn.metrics));
+    }
+  /* Pending on the entry edge, ahead of the probes' own code there (the
+     path register's start), which is queued after it.  */
+  gsi_insert_seq_on_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun)),
+                          seq);
+}
+
+void
+ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn)
+{
+  tree off = create_tmp_reg (sizetype, "pp_off");
+  tree idx = create_tmp_reg (sizetype, "pp_idx");
+  gimple_seq_add_stmt (seq, gimple_build_assign (idx, NOP_EXPR, index));
+  gimple_seq_add_stmt (seq, gimple_build_assign (off, MULT_EXPR, idx,
+                                                 size_int (fn.nmetrics * 8)));
+  tree acc = create_tmp_reg (ptr_u64 (), "pp_acc");
+  gimple_seq_add_stmt (seq, gimple_build_assign (acc, POINTER_PLUS_EXPR,
+                                                 unshare_expr (fn.metric_base),
+                                                 off));
+  gimple_seq_add_stmt (seq, gimple_build_call (metric_path_fn (), 2, acc,
+                                               build_int_cst (unsigned_type_node,
+                                                              fn.nmetrics)));
+}
+
+void
+ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
+{
+  /* Every return: after the path end's probe there (committed already),
+     before the return itself.  Calls that do not return, and longjmp,
+     leave no exit: the runtime recovers by the frame address.  */
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, EXIT_BLOCK_PTR_FOR_FN (fun)->preds)
+    {
+      gimple_stmt_iterator gsi = gsi_last_nondebug_bb (e->src);
+      if (gsi_end_p (gsi) || gimple_code (gsi_stmt (gsi)) != GIMPLE_RETURN)
+        continue;
+      gsi_insert_before (&gsi, gimple_build_call (exit_fn (), 1, fn.token),
+                         GSI_SAME_STMT);
+    }
+}

@@ -1,0 +1,318 @@
+/* Loading context profiles and deriving what ppprof prints of them (see
+   context.h).  */
+#include "context.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int
+pp_is_context_file (const char *name)
+{
+  size_t n = strlen (name);
+  if (n >= 4 && !strcmp (name + n - 4, ".ppc"))
+    return 1;
+  static const char magic[] = "ppgcc-context-profile ";
+  char head[sizeof magic - 1];
+  FILE *f = fopen (name, "rb");
+  if (!f)
+    return 0;
+  size_t got = fread (head, 1, sizeof head, f);
+  fclose (f);
+  return got == sizeof head && !memcmp (head, magic, sizeof head);
+}
+
+typedef struct
+{
+  pp_context *c;
+  int count;
+} loader;
+
+static void
+warn_checksum (void *file, const char *fn)
+{
+  fprintf (stderr, "ppprof: %s: function '%s' has another CFG checksum "
+           "than in the files before it; keeping the later one\n",
+           (const char *) file, fn);
+}
+
+static int
+add_file (void *ctx, const char *path)
+{
+  loader *l = ctx;
+  ppc_profile p;
+  const char *why = "";
+  int rc = ppc_read_file (path, &p, &why);
+  if (rc != 0)
+    {
+      fprintf (stderr, "ppprof: %s: %s\n", path,
+               rc > 0 ? "no such file" : why);
+      return -1;
+    }
+  if (l->count++ == 0)
+    {
+      l->c->prof = p;
+      l->c->name = strdup (path);
+      return 0;
+    }
+  rc = ppc_merge_warn (&l->c->prof, &p, warn_checksum, (void *) path, &why);
+  ppc_free (&p);
+  if (rc < 0)
+    {
+      fprintf (stderr, "ppprof: %s: %s\n", path, why);
+      return -1;
+    }
+  return 0;
+}
+
+/* Children in a stable order: by function name, then call site.  */
+static const pp_context *sort_ctx;
+
+static int
+by_name_site (const void *a, const void *b)
+{
+  const ppc_profile *p = &sort_ctx->prof;
+  const ppc_node *x = &p->nodes[*(const uint32_t *) a];
+  const ppc_node *y = &p->nodes[*(const uint32_t *) b];
+  int c = strcmp (p->fns[x->fn].name, p->fns[y->fn].name);
+  return c ? c : strcmp (x->site ? x->site : "", y->site ? y->site : "");
+}
+
+static uint64_t
+add_sat (uint64_t a, uint64_t b)
+{
+  return a + b < a ? UINT64_MAX : a + b;
+}
+
+/* V less COST, clamped at 0 (PLDI'97 §3.2: the probes' share of a
+   metric, exact only for instruction counts).  */
+static uint64_t
+less_cost (uint64_t v, double cost)
+{
+  if (!(cost > 0))
+    return v;
+  if (cost >= (double) v)
+    return 0;
+  uint64_t c = (uint64_t) (cost + 0.5);
+  return c >= v ? 0 : v - c;
+}
+
+/* Exclusive values, then inclusive ones: parents come before children,
+   so one backward pass adds each node into its parent.  */
+static void
+derive (pp_context *c)
+{
+  const ppc_profile *p = &c->prof;
+  for (uint32_t i = 0; i < p->nnodes; i++)
+    {
+      const ppc_node *nd = &p->nodes[i];
+      uint64_t execs = 0;
+      for (uint64_t k = 0; k < nd->npaths; k++)
+        execs = add_sat (execs, nd->paths[k].count);
+      for (uint32_t m = 0; m < p->nmetrics; m++)
+        {
+          const ppc_metric *mt = &p->metrics[m];
+          c->excl[i][m] = nd->excl[m];
+          if (c->subtract_probes && i > 0)
+            c->excl[i][m] = less_cost (nd->excl[m],
+                                       (double) nd->calls * mt->enter_exit_cost
+                                       + (double) execs * mt->path_cost);
+          c->incl[i][m] = c->excl[i][m];
+        }
+      c->incl_calls[i] = nd->calls;
+    }
+  for (uint32_t i = p->nnodes; i-- > 1;)
+    {
+      uint32_t up = p->nodes[i].parent;
+      for (uint32_t m = 0; m < p->nmetrics; m++)
+        c->incl[up][m] = add_sat (c->incl[up][m], c->incl[i][m]);
+      c->incl_calls[up] = add_sat (c->incl_calls[up], c->incl_calls[i]);
+    }
+  for (uint32_t i = 1; i < p->nnodes; i++)
+    {
+      uint32_t up = p->nodes[i].parent;
+      c->children[up][c->nchildren[up]++] = i;
+    }
+  sort_ctx = c;
+  for (uint32_t i = 0; i < p->nnodes; i++)
+    qsort (c->children[i], c->nchildren[i], sizeof *c->children[i],
+           by_name_site);
+}
+
+static int
+allocate (pp_context *c)
+{
+  uint32_t n = c->prof.nnodes ? c->prof.nnodes : 1;
+  uint32_t *nkids = calloc (n, sizeof *nkids);
+  c->nchildren = calloc (n, sizeof *c->nchildren);
+  c->children = calloc (n, sizeof *c->children);
+  c->excl = calloc (n, sizeof *c->excl);
+  c->incl = calloc (n, sizeof *c->incl);
+  c->incl_calls = calloc (n, sizeof *c->incl_calls);
+  c->fns = calloc (c->prof.nfns + 1, sizeof *c->fns);
+  int ok = nkids && c->nchildren && c->children && c->excl && c->incl
+           && c->incl_calls && c->fns;
+  for (uint32_t i = 1; ok && i < c->prof.nnodes; i++)
+    nkids[c->prof.nodes[i].parent]++;
+  for (uint32_t i = 0; ok && i < c->prof.nnodes; i++)
+    ok = (c->children[i] = malloc ((nkids[i] + 1) * sizeof **c->children))
+         != NULL;
+  free (nkids);
+  return ok ? 0 : -1;
+}
+
+int
+pp_context_load (pp_context *c, char **names, int count, int subtract_probes)
+{
+  memset (c, 0, sizeof *c);
+  c->subtract_probes = subtract_probes;
+  loader l = { c, 0 };
+  char *here = ".";
+  if (count == 0)
+    {
+      names = &here;
+      count = 1;
+    }
+  for (int i = 0; i < count; i++)
+    {
+      struct stat st;
+      if (stat (names[i], &st) < 0)
+        {
+          fprintf (stderr, "ppprof: %s: no such file or directory\n",
+                   names[i]);
+          goto fail;
+        }
+      if ((S_ISDIR (st.st_mode) ? pp_walk_dir (names[i], ".ppc", add_file, &l)
+                                : add_file (&l, names[i])) < 0)
+        goto fail;
+    }
+  if (l.count == 0)
+    {
+      fprintf (stderr, "ppprof: %s: no context profile (.ppc) found\n",
+               names[0]);
+      goto fail;
+    }
+  if (allocate (c) < 0)
+    {
+      fprintf (stderr, "ppprof: out of memory\n");
+      goto fail;
+    }
+  derive (c);
+  return 0;
+fail:
+  pp_context_free (c);
+  return -1;
+}
+
+void
+pp_context_free (pp_context *c)
+{
+  for (uint32_t i = 0; c->children && i < c->prof.nnodes; i++)
+    free (c->children[i]);
+  for (uint32_t f = 0; c->fns && f < c->prof.nfns; f++)
+    {
+      pp_numbering_free (c->fns[f].numbering);
+      pp_spec_free (c->fns[f].spec);
+    }
+  free (c->children);
+  free (c->nchildren);
+  free (c->excl);
+  free (c->incl);
+  free (c->incl_calls);
+  free (c->fns);
+  free ((char *) c->name);
+  ppc_free (&c->prof);
+  memset (c, 0, sizeof *c);
+}
+
+int
+pp_context_metric (const pp_context *c, const char *name)
+{
+  for (uint32_t m = 0; m < c->prof.nmetrics; m++)
+    if (!strcmp (c->prof.metrics[m].name, name))
+      return (int) m;
+  fprintf (stderr, "ppprof: %s: no metric '%s' (the profile has", c->name,
+           name);
+  for (uint32_t m = 0; m < c->prof.nmetrics; m++)
+    fprintf (stderr, "%s %s", m ? "," : "", c->prof.metrics[m].name);
+  fprintf (stderr, "%s)\n", c->prof.nmetrics ? "" : " none");
+  return -1;
+}
+
+int
+pp_context_measured (const pp_context *c, int m)
+{
+  return strcmp (c->prof.metrics[m].source, "unavailable") != 0;
+}
+
+uint64_t
+pp_context_path_metric (const pp_context *c, uint32_t n, const ppc_path *p,
+                        int m)
+{
+  if (!c->subtract_probes || n == 0)
+    return p->metric[m];
+  return less_cost (p->metric[m],
+                    (double) p->count * c->prof.metrics[m].path_cost);
+}
+
+/* Parses and numbers function F's metadata, once.  */
+static int
+prepare (pp_context *c, uint32_t f)
+{
+  pp_report_fn *fn = &c->fns[f];
+  if (fn->numbering)
+    return 0;
+  const ppc_fn *src = &c->prof.fns[f];
+  char err[512];
+  pp_spec *spec = pp_spec_parse_string (src->meta, src->meta_len, c->name,
+                                        err, sizeof err);
+  if (!spec || spec->num_fns != 1 || !spec->fns[0].graph)
+    {
+      fprintf (stderr, "ppprof: %s: metadata of function '%s': %s\n",
+               c->name, src->name, spec ? "no graph" : err);
+      pp_spec_free (spec);
+      return -1;
+    }
+  pp_spec_free (fn->spec);
+  fn->spec = spec;
+  fn->name = src->name;
+  fn->file = spec->fns[0].file ? spec->fns[0].file : src->source;
+  fn->profile = c->name;
+  fn->checksum = src->checksum;
+  fn->num_paths = src->num_paths;
+  return pp_report_number (fn);
+}
+
+int
+pp_context_path_lines (pp_context *c, uint32_t fn, uint64_t id,
+                       pp_report_path *out)
+{
+  memset (out, 0, sizeof *out);
+  out->id = id;
+  if (prepare (c, fn) < 0)
+    return -1;
+  if (pp_report_regenerate (&c->fns[fn], out) < 0)
+    {
+      fprintf (stderr, "ppprof: %s: function '%s': path id %llu out of "
+               "range\n", c->name, c->prof.fns[fn].name,
+               (unsigned long long) id);
+      return -1;
+    }
+  return 0;
+}
+
+void
+pp_context_path_free (pp_report_path *p)
+{
+  free (p->lines);
+  p->lines = NULL;
+}
+
+const char *
+pp_context_fn_file (const pp_context *c, uint32_t fn)
+{
+  if (c->fns[fn].file)
+    return c->fns[fn].file;
+  return c->prof.fns[fn].source ? c->prof.fns[fn].source : "";
+}

@@ -1,0 +1,58 @@
+/* ppprof's view of context profiles (.ppc, include/pp/ppc.h): the inputs
+   merged into one calling context tree, each node's children, exclusive
+   and inclusive metric values (PLDI'97 §4.3), optionally without the
+   probes' own cost (§3.2), and the source lines of a function's paths.  */
+#ifndef PPPROF_CONTEXT_H
+#define PPPROF_CONTEXT_H
+
+#include "profile_set.h"
+
+#include "pp/ppc.h"
+
+typedef struct
+{
+  ppc_profile prof;       /* every input merged */
+  const char *name;       /* the first input, for messages */
+  int subtract_probes;
+  /* Per node (prof.nodes' indices): children sorted by name then site,
+     exclusive values (probes subtracted if asked), inclusive values
+     (exclusive plus the children's inclusive), and the calls made in the
+     subtree (the size of a context without metrics).  */
+  uint32_t **children;
+  uint32_t *nchildren;
+  uint64_t (*excl)[PPC_MAX_METRICS];
+  uint64_t (*incl)[PPC_MAX_METRICS];
+  uint64_t *incl_calls;
+  /* Per function (prof.fns' indices): its graph, numbered when a path's
+     lines are first asked for.  */
+  pp_report_fn *fns;
+} pp_context;
+
+/* Whether NAME is a context profile: its suffix is .ppc, or it begins
+   as one.  */
+int pp_is_context_file (const char *name);
+/* Reads and merges the .ppc files named (directories: every *.ppc below
+   them; none: the current directory), then derives the values above.
+   Returns 0, or -1 after one line `ppprof: FILE: why`.  */
+int pp_context_load (pp_context *c, char **names, int count,
+                     int subtract_probes);
+void pp_context_free (pp_context *c);
+
+/* The index of metric NAME, or -1 after a message.  */
+int pp_context_metric (const pp_context *c, const char *name);
+/* Whether metric M was measured at all (its source is not
+   "unavailable"): values of one that was not print as n/a.  */
+int pp_context_measured (const pp_context *c, int m);
+/* Path P of node N: metric M's value, the probes' cost taken off when
+   asked (its executions x the path probe's cost).  */
+uint64_t pp_context_path_metric (const pp_context *c, uint32_t n,
+                                 const ppc_path *p, int m);
+/* The lines of path ID of function FN into OUT (which the caller frees
+   with pp_context_path_free).  0, or -1 after a message.  */
+int pp_context_path_lines (pp_context *c, uint32_t fn, uint64_t id,
+                           pp_report_path *out);
+void pp_context_path_free (pp_report_path *p);
+/* The source file of function FN, as the metadata names it.  */
+const char *pp_context_fn_file (const pp_context *c, uint32_t fn);
+
+#endif
