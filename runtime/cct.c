@@ -358,11 +358,20 @@ __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
         recover (t, fr, up, ret_addr, now);
     }
 
-  struct cct_rec *parent
-      = t->depth > t->base ? t->stack[t->depth - 1].rec : t->root;
+  struct cct_rec *parent = t->root;
+  void *site = ret_addr;
+  if (t->depth > t->base)
+    {
+      const struct cct_entry *top = &t->stack[t->depth - 1];
+      parent = top->rec;
+      /* Inlined into the parent: RET_ADDR is the parent's own, not this
+         call's site; one context for the function's inlined calls.  */
+      if (top->frame == fr && top->ret == ret_addr)
+        site = CCT_SITE_INLINED;
+    }
   struct cct_edge *e;
   if (fn->flags & PP_FN_CCT)
-    e = child (t, parent, ret_addr, fn, 1);
+    e = child (t, parent, site, fn, 1);
   else
     e = child (t, t->root, NULL, fn, 0); /* flat: one record per function */
   struct cct_rec *r = e->to;

@@ -1,9 +1,11 @@
 /* Calls that do not come straight from their instrumented caller: qsort
    (not instrumented) calls cmp, which is f's child; an inlined function
-   (inl: its return address and frame are f's) is f's child too, and the
-   function it calls is its own child.  */
+   (inl: its return address and frame are f's) is f's child too, one
+   context for its inlined calls (site "inlined"), and the function it
+   calls is its own child.  */
 // expect: node main/f/cmp calls=${cmps} rec=0 nctx=1 paths=0:${lt},1:${ge}
-// expect: node main/f/inl calls=2 rec=0 nctx=* paths=0:2
+// expect: node main/f/inl calls=2 rec=0 nctx=1 paths=0:2
+// expect: site main/f/inl "inlined"
 // expect: node main/f/inl/g calls=2 rec=0 nctx=* paths=0:2
 // expect: node main/f calls=1 rec=0 nctx=1 paths=0:1
 // absent-re: cmp/
