@@ -271,29 +271,58 @@ pop_to (struct cct_thread *t, uint32_t i, const uint64_t *now)
   t->depth = i;
 }
 
-/* Whether entry E is of a call that a longjmp left, seen from a call
-   with frame FRAME and return address RET: its frame is below FRAME (the
-   stack grows down), or is FRAME itself but it returns elsewhere (a
-   sibling called from another site of the same caller).  A live caller
-   has a frame above FRAME, or FRAME and RET themselves when the callee is
-   inlined into it.  */
+/* Whether the call with frame FRAME and return address RET, whose caller's
+   frame pointer its prologue saved as UP, is a child of entry E: E is its
+   caller, or (FRAME and RET are E's) the function it was inlined into.
+   Every instrumented function has a frame pointer (it takes
+   __builtin_frame_address), so an instrumented caller's frame is UP.  */
+static inline int
+continues (const struct cct_entry *e, uintptr_t frame, uintptr_t up,
+           void *ret)
+{
+  return e->frame == up || (e->frame == frame && e->ret == ret);
+}
+
+/* By frames alone: whether E is of a call that has ended without its
+   exit.  Its frame is below FRAME (the stack grows down), or is FRAME
+   but it returns elsewhere (a sibling called from another site of the
+   same caller).  */
 static inline int
 dead (const struct cct_entry *e, uintptr_t frame, void *ret)
 {
   return e->frame < frame || (e->frame == frame && e->ret != ret);
 }
 
-/* After a longjmp, the entries of the calls it left are still on the
-   stack: pops them.  A signal handler runs below every live frame, so
-   pops nothing, unless it runs on an alternate signal stack: then only
-   entries on that stack can be dead.  */
+/* The top entry is not this call's parent: either a longjmp (or an
+   exception) left the calls above the parent without their exits, or
+   the call comes through code of its own between (a library calling
+   back, a signal handler).  The parent is the topmost entry with the
+   caller's frame UP, when there is one (entries below UP's are further
+   up the stack; stop there); the entries above it are dead.  Else (the
+   code between has no frame pointer) the entries dead by their frames
+   go.  A signal handler runs below every live frame, so pops nothing,
+   unless it runs on an alternate signal stack: then only entries on that
+   stack can go.  */
 static void
-recover (struct cct_thread *t, uintptr_t frame, void *ret,
+recover (struct cct_thread *t, uintptr_t frame, uintptr_t up, void *ret,
          const uint64_t *now)
 {
+  for (uint32_t j = t->depth; j > t->base; j--)
+    {
+      const struct cct_entry *e = &t->stack[j - 1];
+      if (continues (e, frame, up, ret))
+        {
+          pop_to (t, j, now);
+          return;
+        }
+      if (e->frame > up)
+        break;
+    }
   uint32_t j = t->depth;
   while (j > t->base && dead (&t->stack[j - 1], frame, ret))
     j--;
+  if (j == t->depth)
+    return;
   stack_t ss;
   if (sigaltstack (NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK))
     {
@@ -320,14 +349,29 @@ __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
   if (n)
     read_now (t, now);
   uintptr_t fr = (uintptr_t) frame;
-  if (t->depth > t->base && dead (&t->stack[t->depth - 1], fr, ret_addr))
-    recover (t, fr, ret_addr, now);
+  if (t->depth > t->base)
+    {
+      /* The caller's frame pointer, saved by this function's prologue
+         (x86-64 and AArch64 alike: the first word of the frame).  */
+      uintptr_t up = fr ? *(const uintptr_t *) frame : 0;
+      if (!continues (&t->stack[t->depth - 1], fr, up, ret_addr))
+        recover (t, fr, up, ret_addr, now);
+    }
 
-  struct cct_rec *parent
-      = t->depth > t->base ? t->stack[t->depth - 1].rec : t->root;
+  struct cct_rec *parent = t->root;
+  void *site = ret_addr;
+  if (t->depth > t->base)
+    {
+      const struct cct_entry *top = &t->stack[t->depth - 1];
+      parent = top->rec;
+      /* Inlined into the parent: RET_ADDR is the parent's own, not this
+         call's site; one context for the function's inlined calls.  */
+      if (top->frame == fr && top->ret == ret_addr)
+        site = CCT_SITE_INLINED;
+    }
   struct cct_edge *e;
   if (fn->flags & PP_FN_CCT)
-    e = child (t, parent, ret_addr, fn, 1);
+    e = child (t, parent, site, fn, 1);
   else
     e = child (t, t->root, NULL, fn, 0); /* flat: one record per function */
   struct cct_rec *r = e->to;

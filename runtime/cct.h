@@ -28,6 +28,10 @@ struct cct_edge
   int back;
 };
 
+/* The site of the calls inlined into their caller (see __pp_enter).  */
+#define CCT_SITE_INLINED ((void *) 1)
+#define CCT_SITE_INLINED_KEY "inlined"
+
 /* A call record: one calling context of FN (§4.2, Fig 6).  Roots (one per
    thread) have FN == NULL.  SLOTS holds NPATHS path counters, then
    NPATHS * NMET metric accumulators (per path id, nmet each): the token
@@ -36,7 +40,8 @@ struct cct_rec
 {
   struct __pp_fn_desc *fn;
   struct cct_rec *parent;
-  void *site;                    /* return address; NULL in flat mode */
+  void *site;                    /* return address; NULL in flat mode,
+                                    CCT_SITE_INLINED */
   uint64_t calls, recursive;     /* recursive: calls made while the record
                                     was already active (§4.1: folded) */
   uint64_t active;               /* its entries on the shadow stack */

@@ -5,7 +5,8 @@
 
    Call sites are "<object basename>+0x<offset>" of the return address
    (dl_iterate_phdr, once per dump), so that runs of the same binary
-   agree; the callees of a thread's root get "".  */
+   agree; the callees of a thread's root get "", calls inlined into their
+   caller "inlined".  */
 #define _GNU_SOURCE
 #define PPC_API static __attribute__ ((unused))
 #include "ppc_codec.c"
@@ -257,6 +258,8 @@ site_key (struct builder *b, void *addr)
 {
   if (!addr)
     return "";
+  if (addr == CCT_SITE_INLINED)
+    return CCT_SITE_INLINED_KEY;
   b->want = addr;
   int64_t i = imap_get (&b->by_site, mix (0, (uintptr_t) addr), site_eq,
                         site_add, b);

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -261,18 +262,24 @@ try_perf (struct metric *m, int *err)
   return 1;
 }
 
+/* The TSC, unless the process made rdtsc trap (PR_SET_TSC), else
+   clock_gettime.  */
 static void
 use_tsc_or_clock (struct metric *m)
 {
 #ifdef HAVE_TSC
-  m->kind = K_TSC;
-  m->source = "tsc";
-  m->unit = "ticks";
-#else
+  int mode = PR_TSC_ENABLE;
+  if (prctl (PR_GET_TSC, &mode, 0, 0, 0) != 0 || mode == PR_TSC_ENABLE)
+    {
+      m->kind = K_TSC;
+      m->source = "tsc";
+      m->unit = "ticks";
+      return;
+    }
+#endif
   m->kind = K_MONOTONIC;
   m->source = "clock_gettime";
   m->unit = "ns";
-#endif
 }
 
 static void

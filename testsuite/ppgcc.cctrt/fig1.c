@@ -14,6 +14,8 @@
 // expect: node main/e/c/d calls=48 rec=0 nctx=2 paths=0:48
 // expect: fn c calls=8
 // expect: runs 1 kind cct metrics 0
+// expect: site main ""
+// expect-re: ^site main/a "fig1-O[02]\+0x[0-9a-f]+"$
 #include "hand.h"
 #include <stdio.h>
 

@@ -8,6 +8,7 @@
      excl NAME V_1 .. V_M
      pathm NAME ID V_1 .. V_M
      fn NAME calls=C                     (over every context of NAME)
+     site NAME "SITE"                    (each context's call site)
 
    Built by the test with the codec compiled in, as the runtime has it.  */
 #define PPC_API static __attribute__ ((unused))
@@ -124,6 +125,8 @@ main (int argc, char **argv)
             }
         }
     }
+  for (uint32_t i = 1; i < p.nnodes; i++)
+    printf ("site %s \"%s\"\n", name[i], p.nodes[i].site);
   for (uint32_t f = 0; f < p.nfns; f++)
     {
       uint64_t calls = 0;
