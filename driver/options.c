@@ -86,11 +86,12 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         }
       else if ((v = value_of (a, "-fprofile-paths-switch")))
         {
-          if (strcmp (v, "none") != 0 && strcmp (v, "check") != 0
-              && strcmp (v, "clone") != 0)
+          if (strcmp (v, "none") != 0 && strcmp (v, "entry") != 0
+              && strcmp (v, "check") != 0 && strcmp (v, "clone") != 0)
             {
               fprintf (stderr, "ppgcc: error: -fprofile-paths-switch=%s: "
-                       "unknown design (supported: none, check, clone)\n", v);
+                       "unknown design (supported: none, entry, check, "
+                       "clone)\n", v);
               return -1;
             }
           cl->switching = v;

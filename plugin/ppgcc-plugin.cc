@@ -170,10 +170,15 @@ instrument_function (function *fun)
   ppgcc_switch st;
   bool cloned = ppgcc_opts.switching == ppgcc_options::SWITCH_CLONE
                 && ppgcc_switch_prepare (fun, cfg, n, st);
+  function *on = ppgcc_opts.switching == ppgcc_options::SWITCH_ENTRY
+                 ? ppgcc_switch_entry (fun, cfg) : nullptr;
   fn.switch_check = ppgcc_opts.switching != ppgcc_options::SWITCH_NONE
-                    && !cloned;
+                    && !cloned && !on;
   tree regs[2];
-  ppgcc_insert_probes (fun, cfg, probes, nprobes, fn, regs);
+  if (on)
+    ppgcc_switch_entry_probes (on, cfg, probes, nprobes, fn, regs);
+  else
+    ppgcc_insert_probes (fun, cfg, probes, nprobes, fn, regs);
   if (cloned)
     ppgcc_switch_connect (fun, cfg, probes, nprobes, regs, st);
   ppgcc_fns.push_back (fn);
@@ -328,12 +333,14 @@ parse_args (struct plugin_name_args *info)
             ppgcc_opts.switching = ppgcc_options::SWITCH_CHECK;
           else if (m == "clone")
             ppgcc_opts.switching = ppgcc_options::SWITCH_CLONE;
+          else if (m == "entry")
+            ppgcc_opts.switching = ppgcc_options::SWITCH_ENTRY;
           else if (m == "none")
             ppgcc_opts.switching = ppgcc_options::SWITCH_NONE;
           else
             {
-              error ("ppgcc: %<-fprofile-paths-switch=%s%>: not none, check "
-                     "or clone", m.c_str ());
+              error ("ppgcc: %<-fprofile-paths-switch=%s%>: not none, "
+                     "entry, check or clone", m.c_str ());
               return false;
             }
         }
