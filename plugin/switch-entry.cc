@@ -7,7 +7,7 @@
    f.pp_on, a copy of f's body, and instruments the copy alone; f keeps its
    own body, plain, behind one test at its entry:
 
-     if (__pp_on != 0)              (predicted not taken)
+     if (__pp_on_entry != 0)        (predicted not taken)
        return f.pp_on (args...);    (a tail call at -O2)
      ... f's body, unchanged ...
 
@@ -139,6 +139,29 @@ make_outlined (tree decl)
   DECL_DISREGARD_INLINE_LIMITS (decl) = 0;
 }
 
+/* The profile flag as the dispatch reads it: __pp_on_entry, the runtime's
+   alias of __pp_on without volatile.  A plain load: GCC folds it into the
+   test (cmp with memory) and, where callees are inlined into a plain body
+   with no call or store between, reuses one read for all their tests
+   (so within one call-free stretch a change made by the sampling thread
+   or a signal is seen at the next call; the API is a call).  */
+static tree
+entry_flag ()
+{
+  static tree decl;
+  if (!decl)
+    {
+      decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                         get_identifier ("__pp_on_entry"), integer_type_node);
+      DECL_EXTERNAL (decl) = 1;
+      TREE_PUBLIC (decl) = 1;
+      DECL_ARTIFICIAL (decl) = 1;
+      DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
+      DECL_VISIBILITY_SPECIFIED (decl) = 1;
+    }
+  return decl;
+}
+
 /* FUN's new first block: `if (__pp_on != 0)` to a call of ON with FUN's
    parameters, whose value FUN returns.  */
 static void
@@ -148,7 +171,7 @@ add_dispatch (function *fun, tree on)
   basic_block test = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun)));
   gimple_stmt_iterator gsi = gsi_last_bb (test);
   tree t = create_tmp_reg (integer_type_node, "pp_on");
-  gsi_insert_after (&gsi, gimple_build_assign (t, ppgcc_profile_flag ()),
+  gsi_insert_after (&gsi, gimple_build_assign (t, entry_flag ()),
                     GSI_NEW_STMT);
   gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, t, integer_zero_node,
                                              NULL_TREE, NULL_TREE),
