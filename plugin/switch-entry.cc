@@ -14,7 +14,8 @@
    f.pp_on is local and never inlined, so f is as small as it was and GCC
    inlines and optimises it as in a plain build: while profiling is off a
    call pays one load and one predictable branch, and loops pay nothing.
-   (=clone put both bodies into f, which then stopped being inlined.)
+   (The removed =clone put both bodies into f, which then stopped being
+   inlined.)
    The copy is registered under f's name with f's CFG, checksum and
    numbering: both bodies have the same blocks and edges.
 
@@ -189,9 +190,20 @@ add_dispatch (function *fun, tree on)
   call_bb->count = test->count.apply_probability (e->probability);
   make_single_succ_edge (call_bb, EXIT_BLOCK_PTR_FOR_FN (fun), 0);
 
+  /* A parameter whose address is taken lives in memory: its value goes
+     through a temporary.  */
+  gsi = gsi_start_bb (call_bb);
   auto_vec<tree> args;
   for (tree p = DECL_ARGUMENTS (decl); p; p = DECL_CHAIN (p))
-    args.safe_push (p);
+    {
+      tree a = p;
+      if (is_gimple_reg_type (TREE_TYPE (p)) && !is_gimple_val (p))
+        {
+          a = create_tmp_reg (TREE_TYPE (p), "pp_arg");
+          gsi_insert_after (&gsi, gimple_build_assign (a, p), GSI_NEW_STMT);
+        }
+      args.safe_push (a);
+    }
   gcall *call = gimple_build_call_vec (on, args);
   location_t loc = DECL_SOURCE_LOCATION (decl);
   gimple_set_location (call, loc);
@@ -208,7 +220,6 @@ add_dispatch (function *fun, tree on)
         }
       gimple_call_set_lhs (call, ret);
     }
-  gsi = gsi_start_bb (call_bb);
   gsi_insert_after (&gsi, call, GSI_NEW_STMT);
   greturn *r = gimple_build_return (ret);
   gimple_set_location (r, loc);

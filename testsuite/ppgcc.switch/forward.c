@@ -1,7 +1,8 @@
 /* What -fprofile-paths-switch=entry forwards to an instrumented copy, and
    what keeps one body with tests at its path ends: structures by value
    and returned, floating point, recursion, always_inline, variable-length
-   arrays, a nested function and its parent, cleanups (copied), and
+   arrays, a nested function and its parent, cleanups, a parameter whose
+   address is taken (copied), and
    variable arguments, setjmp, computed goto, noreturn (kept).  Rounds 0
    and 2 run with profiling on, round 1 off: fact counts the 5 + 7 calls of
    rounds 0 and 2, in either kind of function.  */
@@ -109,6 +110,15 @@ cl (int n)
   return c * 2;
 }
 
+/* A parameter whose address is taken (found by csmith).  */
+static signed char
+addressed (signed char c, struct small s)
+{
+  signed char *p = &c;
+  *p += (signed char) s.x;
+  return c;
+}
+
 static double
 fl (double d, float f)
 {
@@ -151,7 +161,7 @@ main (int argc, char **argv)
       t += s.x + s.y + sum (3, 1, 2, round) + ai (round + 2)
            + fact (round + 5) + vla (10 + round) + sj (round + 1)
            + nested (round + 7) + cl (round) + (long) fl (round, 1.5f)
-           + computed (round);
+           + computed (round) + addressed ((signed char) round, s);
     }
   printf ("%ld\n", t);
   if (argc > 5)
