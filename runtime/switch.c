@@ -1,7 +1,7 @@
 /* The profile flag (paper 003 §II-III): programs built with
    -fprofile-paths-switch test __pp_on at function entries (entry: the
-   dispatch to the instrumented copy), at function entries and back edges
-   (clone) or at path ends (check), and profile only while it is set.
+   dispatch to the instrumented copy) or at path ends (check), and profile
+   only while it is set.
 
    It is set by the API (__pp_profile_on, __pp_profile_off), at start-up by
    PPGCC_PROFILE=off, in bursts by PPGCC_SAMPLE=ON_MS:OFF_MS (a thread of
