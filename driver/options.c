@@ -84,13 +84,16 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
             }
           cl->table = v;
         }
+      else if (!strcmp (a, "-fprofile-paths-switch"))
+        cl->switching = "entry";
       else if ((v = value_of (a, "-fprofile-paths-switch")))
         {
-          if (strcmp (v, "none") != 0 && strcmp (v, "check") != 0
-              && strcmp (v, "clone") != 0)
+          if (strcmp (v, "none") != 0 && strcmp (v, "entry") != 0
+              && strcmp (v, "check") != 0)
             {
               fprintf (stderr, "ppgcc: error: -fprofile-paths-switch=%s: "
-                       "unknown design (supported: none, check, clone)\n", v);
+                       "unknown design (supported: none, entry, check)\n",
+                       v);
               return -1;
             }
           cl->switching = v;
@@ -280,12 +283,15 @@ ppgcc_print_help (FILE *out)
          "Hot Path Table\n"
          "                                   (bounded, lossy; size "
          "PPGCC_HPT=SETSxWAYS)\n"
-         "  -fprofile-paths-switch=check|clone   probes the profile flag "
-         "turns off:\n"
-         "                                   tested at path ends, or a plain "
-         "copy of\n"
-         "                                   each body (__pp_profile_on/off, "
-         "PPGCC_SAMPLE)\n"
+         "  -fprofile-paths-switch[=entry|check]   probes the profile "
+         "flag turns off\n"
+         "                                   (__pp_profile_on/off, "
+         "PPGCC_SAMPLE): entry\n"
+         "                                   (default) an instrumented copy "
+         "of each\n"
+         "                                   function, entered when on; "
+         "check: a test at\n"
+         "                                   each path end\n"
          "  -fuse-path-profile alone         optimise: GCC's profile from the "
          "path counts\n"
          "  -fpath-superblock[-growth=N|-hot=P]   with it: superblocks along "

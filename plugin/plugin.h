@@ -76,7 +76,7 @@ struct ppgcc_options
   unsigned long long superblock_growth = 50; /* -fpath-superblock-growth=N */
   double superblock_hot = 1;           /* -fpath-superblock-hot=P */
   /* -fprofile-paths-switch=: probes that the profile flag turns off.  */
-  enum { SWITCH_NONE, SWITCH_CHECK, SWITCH_CLONE } switching = SWITCH_NONE;
+  enum { SWITCH_NONE, SWITCH_CHECK, SWITCH_ENTRY } switching = SWITCH_NONE;
   /* -fprofile-paths=cct: counts per calling context (PLDI'97 §4).  */
   bool cct = false;
   /* -fprofile-paths-metric=EVENT[,EVENT]: as given, and how many.  */
@@ -201,21 +201,17 @@ void ppgcc_rename_uses (gimple *stmt, std::unordered_map<tree, tree> &names);
 bool ppgcc_copyable_cfg_p (function *fun, const pp_numbering *n,
                            int edge_flags);
 
-/* switch.cc: -fprofile-paths-switch=clone.  The plain copy of each block
-   (by graph node), the graph's back edges, the first block's node.  */
-struct ppgcc_switch
-{
-  std::vector<basic_block> plain;
-  std::vector<int> back_edges;
-  int first = -1;
-};
-/* The runtime's profile flag, __pp_on (volatile int).  */
+/* switch.cc: the runtime's profile flag, __pp_on (volatile int).  */
 tree ppgcc_profile_flag ();
-bool ppgcc_switch_prepare (function *fun, const ppgcc_cfg &cfg,
-                           const pp_numbering *n, ppgcc_switch &st);
-void ppgcc_switch_connect (function *fun, const ppgcc_cfg &cfg,
-                           const pp_probe *probes, int nprobes, tree regs[2],
-                           ppgcc_switch &st);
+
+/* switch-entry.cc: -fprofile-paths-switch=entry.  Makes FUN's copy
+   f.pp_on and gives FUN its entry test; CFG's blocks and edges are moved
+   to the copy's.  Null (nothing changed) when FUN keeps one body.  The
+   probes then go into the copy with ppgcc_switch_entry_probes.  */
+function *ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg);
+void ppgcc_switch_entry_probes (function *copy, const ppgcc_cfg &cfg,
+                                const pp_probe *probes, int nprobes,
+                                const ppgcc_fn &fn, tree regs[2]);
 
 /* context.cc: __pp_enter on the entry edge (pending: committed with the
    probes), __pp_exit before each return (once the probes are in), and a

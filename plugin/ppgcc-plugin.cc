@@ -175,23 +175,25 @@ instrument_function (function *fun)
 
   pp_probe *probes;
   int nprobes = pp_plan (n, cfg.graph, &probes);
-  /* Switchable profiling: a plain copy of the body entered while the flag
-     is off, else (or where a copy cannot be made) a flag test at each
-     path end.  */
-  ppgcc_switch st;
-  bool cloned = ppgcc_opts.switching == ppgcc_options::SWITCH_CLONE
-                && ppgcc_switch_prepare (fun, cfg, n, st);
+  /* Switchable profiling: the probes go into an instrumented copy entered
+     while the flag is set (switch-entry.cc), else (or where the function
+     cannot be forwarded its arguments) each path end tests the flag.  */
+  function *on = ppgcc_opts.switching == ppgcc_options::SWITCH_ENTRY
+                 ? ppgcc_switch_entry (fun, cfg) : nullptr;
   fn.switch_check = ppgcc_opts.switching != ppgcc_options::SWITCH_NONE
-                    && !cloned;
+                    && !on;
+  /* -fprofile-paths=cct and metrics (context.cc); never with switching
+     (refused in plugin_init).  */
   bool contexts = ppgcc_opts.cct || ppgcc_opts.nmetrics;
   if (contexts)
     ppgcc_context_entry (fun, fn);
   tree regs[2];
-  ppgcc_insert_probes (fun, cfg, probes, nprobes, fn, regs);
+  if (on)
+    ppgcc_switch_entry_probes (on, cfg, probes, nprobes, fn, regs);
+  else
+    ppgcc_insert_probes (fun, cfg, probes, nprobes, fn, regs);
   if (contexts)
     ppgcc_context_exits (fun, fn);
-  if (cloned)
-    ppgcc_switch_connect (fun, cfg, probes, nprobes, regs, st);
   ppgcc_fns.push_back (fn);
   free (probes);
   pp_numbering_free (n);
@@ -395,14 +397,14 @@ parse_args (struct plugin_name_args *info)
           std::string m = val ? val : "";
           if (m == "check")
             ppgcc_opts.switching = ppgcc_options::SWITCH_CHECK;
-          else if (m == "clone")
-            ppgcc_opts.switching = ppgcc_options::SWITCH_CLONE;
+          else if (m == "entry")
+            ppgcc_opts.switching = ppgcc_options::SWITCH_ENTRY;
           else if (m == "none")
             ppgcc_opts.switching = ppgcc_options::SWITCH_NONE;
           else
             {
-              error ("ppgcc: %<-fprofile-paths-switch=%s%>: not none, check "
-                     "or clone", m.c_str ());
+              error ("ppgcc: %<-fprofile-paths-switch=%s%>: not none, "
+                     "entry or check", m.c_str ());
               return false;
             }
         }

@@ -1,6 +1,7 @@
 /* The profile flag (paper 003 §II-III): programs built with
-   -fprofile-paths-switch test __pp_on at function entries and back edges
-   (clone) or at path ends (check), and profile only while it is set.
+   -fprofile-paths-switch test __pp_on at function entries (entry: the
+   dispatch to the instrumented copy) or at path ends (check), and profile
+   only while it is set.
 
    It is set by the API (__pp_profile_on, __pp_profile_off), at start-up by
    PPGCC_PROFILE=off, in bursts by PPGCC_SAMPLE=ON_MS:OFF_MS (a thread of
@@ -19,6 +20,10 @@
 #include <time.h>
 
 volatile int __pp_on = 1;
+/* The same flag for =entry's dispatch at function entries: a plain load,
+   which GCC may share between the entries of callees inlined into one
+   stretch of code without calls (switch-entry.cc).  */
+extern int __pp_on_entry __attribute__ ((alias ("__pp_on")));
 
 void
 __pp_profile_on (void)

@@ -1,0 +1,271 @@
+/* Switchable profiling: -fprofile-paths-switch=entry (the default design).
+
+   Function-level duplication, after Arnold and Ryder as paper 003 §II
+   describes it ("duplicate instrumented copies of code and mechanisms for
+   transferring control to the instrumented copies"), with the check of
+   §III-C at method entries only.  For a function f the pass makes
+   f.pp_on, a copy of f's body, and instruments the copy alone; f keeps its
+   own body, plain, behind one test at its entry:
+
+     if (__pp_on_entry != 0)        (predicted not taken)
+       return f.pp_on (args...);    (a tail call at -O2)
+     ... f's body, unchanged ...
+
+   f.pp_on is local and never inlined, so f is as small as it was and GCC
+   inlines and optimises it as in a plain build: while profiling is off a
+   call pays one load and one predictable branch, and loops pay nothing.
+   (The removed =clone put both bodies into f, which then stopped being
+   inlined.)
+   The copy is registered under f's name with f's CFG, checksum and
+   numbering: both bodies have the same blocks and edges.
+
+   Path semantics: a path is counted when profiling was on at the entry of
+   the function activation it belongs to.  An activation entered while on
+   counts all its paths, including those after the flag goes off; one
+   entered while off counts none, even if the flag comes on before it
+   returns (a long-running loop in f starts being profiled at f's next
+   call).  Calls made from f.pp_on go to the callees' own entry tests.
+
+   Functions that cannot be forwarded their arguments or cannot be copied
+   (variable arguments, a static chain, non-local labels, setjmp and other
+   abnormal edges, noreturn, by-reference results and parameters, OpenMP
+   regions, extern inline bodies) keep one body and test the flag at each
+   path end instead (=check).  */
+#include "plugin.h"
+#include "tree-inline.h"
+
+/* Whether FUN's entry can forward its arguments to a copy of itself.  */
+static bool
+entry_switch_ok (function *fun)
+{
+  tree decl = fun->decl;
+  if (stdarg_p (TREE_TYPE (decl)) || fun->static_chain_decl
+      || fun->has_nonlocal_label || fun->calls_setjmp
+      || fun->has_forced_label_in_static || DECL_EXTERNAL (decl)
+      || TREE_THIS_VOLATILE (decl) /* noreturn */
+      || !tree_versionable_function_p (decl))
+    return false;
+  static const char *const unsupported[] = { "naked", "target_clones",
+                                             "ifunc", "returns_twice" };
+  for (const char *a : unsupported)
+    if (lookup_attribute (a, DECL_ATTRIBUTES (decl)))
+      return false;
+  tree res = DECL_RESULT (decl);
+  if (res && (DECL_BY_REFERENCE (res) || TREE_ADDRESSABLE (TREE_TYPE (res))
+              || variably_modified_type_p (TREE_TYPE (res), NULL_TREE)))
+    return false;
+  for (tree p = DECL_ARGUMENTS (decl); p; p = DECL_CHAIN (p))
+    if (DECL_BY_REFERENCE (p) || TREE_ADDRESSABLE (TREE_TYPE (p))
+        || variably_modified_type_p (TREE_TYPE (p), NULL_TREE))
+      return false;
+  basic_block bb;
+  FOR_ALL_BB_FN (bb, fun)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        if (e->flags & EDGE_ABNORMAL)
+          return false;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        if (is_gimple_omp (gsi_stmt (gsi)))
+          return false;
+    }
+  return true;
+}
+
+/* CFG's blocks and edges, of FUN, moved to their copies in COPY: the
+   versioning copies the block chain in order, and may add an empty block
+   after the entry (where the new parameters would be set up), which then
+   belongs to the entry edge.  False when the two CFGs differ.  */
+static bool
+map_cfg (function *fun, function *copy, ppgcc_cfg &cfg)
+{
+  basic_block entry = ENTRY_BLOCK_PTR_FOR_FN (copy);
+  basic_block extra = nullptr;
+  if (n_basic_blocks_for_fn (copy) == n_basic_blocks_for_fn (fun) + 1
+      && single_succ_p (entry))
+    {
+      extra = single_succ (entry);
+      if (!single_succ_p (extra) || !single_pred_p (extra)
+          || !gsi_end_p (gsi_start_nondebug_bb (extra)))
+        return false;
+    }
+  if (n_basic_blocks_for_fn (fun) != n_basic_blocks_for_fn (copy) - !!extra
+      || n_edges_for_fn (fun) != n_edges_for_fn (copy) - !!extra)
+    return false;
+  std::unordered_map<basic_block, basic_block> to;
+  basic_block a = ENTRY_BLOCK_PTR_FOR_FN (fun), b = entry;
+  for (; a && b; a = a->next_bb, b = b->next_bb)
+    {
+      if (b == extra)
+        b = b->next_bb;
+      if (!b || EDGE_COUNT (a->succs) != EDGE_COUNT (b->succs))
+        return false;
+      to[a] = b;
+    }
+  if (a || b)
+    return false;
+  std::vector<edge> edges;
+  for (edge e : cfg.edges)
+    {
+      basic_block src = to.at (e->src), dst = to.at (e->dest);
+      if (extra && src == entry)
+        src = extra;
+      edge c = find_edge (src, dst);
+      if (!c || (c->flags & EDGE_COMPLEX) != (e->flags & EDGE_COMPLEX))
+        return false;
+      edges.push_back (c);
+    }
+  for (basic_block &bb : cfg.blocks)
+    bb = to.at (bb);
+  cfg.edges = edges;
+  return true;
+}
+
+/* The copy is a function of its own: no inlining back into f (f would
+   grow again), no always_inline, not a constructor.  */
+static void
+make_outlined (tree decl)
+{
+  tree attrs = NULL_TREE;
+  for (tree a = DECL_ATTRIBUTES (decl); a; a = TREE_CHAIN (a))
+    if (!is_attribute_p ("always_inline", get_attribute_name (a))
+        && !is_attribute_p ("flatten", get_attribute_name (a)))
+      attrs = tree_cons (TREE_PURPOSE (a), TREE_VALUE (a), attrs);
+  DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("noinline"), NULL_TREE,
+                                      nreverse (attrs));
+  DECL_UNINLINABLE (decl) = 1;
+  DECL_DECLARED_INLINE_P (decl) = 0;
+  DECL_DISREGARD_INLINE_LIMITS (decl) = 0;
+}
+
+/* The profile flag as the dispatch reads it: __pp_on_entry, the runtime's
+   alias of __pp_on without volatile.  A plain load: GCC folds it into the
+   test (cmp with memory) and, where callees are inlined into a plain body
+   with no call or store between, reuses one read for all their tests
+   (so within one call-free stretch a change made by the sampling thread
+   or a signal is seen at the next call; the API is a call).  */
+static tree
+entry_flag ()
+{
+  static tree decl;
+  if (!decl)
+    {
+      decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                         get_identifier ("__pp_on_entry"), integer_type_node);
+      DECL_EXTERNAL (decl) = 1;
+      TREE_PUBLIC (decl) = 1;
+      DECL_ARTIFICIAL (decl) = 1;
+      DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
+      DECL_VISIBILITY_SPECIFIED (decl) = 1;
+    }
+  return decl;
+}
+
+/* FUN's new first block: `if (__pp_on != 0)` to a call of ON with FUN's
+   parameters, whose value FUN returns.  */
+static void
+add_dispatch (function *fun, tree on)
+{
+  tree decl = fun->decl;
+  basic_block test = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun)));
+  gimple_stmt_iterator gsi = gsi_last_bb (test);
+  tree t = create_tmp_reg (integer_type_node, "pp_on");
+  gsi_insert_after (&gsi, gimple_build_assign (t, entry_flag ()),
+                    GSI_NEW_STMT);
+  gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, t, integer_zero_node,
+                                             NULL_TREE, NULL_TREE),
+                    GSI_NEW_STMT);
+  edge off = single_succ_edge (test);
+  off->flags &= ~EDGE_FALLTHRU;
+  off->flags |= EDGE_FALSE_VALUE;
+
+  basic_block call_bb = create_empty_bb (test);
+  if (current_loops)
+    add_bb_to_loop (call_bb, test->loop_father);
+  edge e = make_edge (test, call_bb, EDGE_TRUE_VALUE);
+  e->probability = profile_probability::very_unlikely ();
+  off->probability = e->probability.invert ();
+  call_bb->count = test->count.apply_probability (e->probability);
+  make_single_succ_edge (call_bb, EXIT_BLOCK_PTR_FOR_FN (fun), 0);
+
+  /* A parameter whose address is taken lives in memory: its value goes
+     through a temporary.  */
+  gsi = gsi_start_bb (call_bb);
+  auto_vec<tree> args;
+  for (tree p = DECL_ARGUMENTS (decl); p; p = DECL_CHAIN (p))
+    {
+      tree a = p;
+      if (is_gimple_reg_type (TREE_TYPE (p)) && !is_gimple_val (p))
+        {
+          a = create_tmp_reg (TREE_TYPE (p), "pp_arg");
+          gsi_insert_after (&gsi, gimple_build_assign (a, p), GSI_NEW_STMT);
+        }
+      args.safe_push (a);
+    }
+  gcall *call = gimple_build_call_vec (on, args);
+  location_t loc = DECL_SOURCE_LOCATION (decl);
+  gimple_set_location (call, loc);
+  tree rtype = TREE_TYPE (TREE_TYPE (decl));
+  tree ret = NULL_TREE;
+  if (!VOID_TYPE_P (rtype))
+    {
+      if (is_gimple_reg_type (rtype))
+        ret = create_tmp_reg (rtype, "pp_ret");
+      else
+        {
+          ret = DECL_RESULT (decl);
+          gimple_call_set_return_slot_opt (call, true);
+        }
+      gimple_call_set_lhs (call, ret);
+    }
+  gsi_insert_after (&gsi, call, GSI_NEW_STMT);
+  greturn *r = gimple_build_return (ret);
+  gimple_set_location (r, loc);
+  gsi_insert_after (&gsi, r, GSI_NEW_STMT);
+  free_dominance_info (CDI_DOMINATORS);
+  if (current_loops)
+    loops_state_set (LOOPS_NEED_FIXUP);
+}
+
+function *
+ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg)
+{
+  if (!entry_switch_ok (fun))
+    return nullptr;
+  cgraph_node *node = cgraph_node::get_create (fun->decl);
+  /* The copy takes over the call graph edges of the calls it copies: f
+     gets them now, and rebuilds them after this pass ("build_cgraph_edges"
+     follows it), as the copy does in ppgcc_switch_entry_probes.  */
+  cgraph_edge::rebuild_edges ();
+  cgraph_node *on = node->create_version_clone_with_body (
+      vNULL, NULL, NULL, NULL, NULL, "pp_on", NULL_TREE, false);
+  gcc_checking_assert (cfun == fun);
+  node->remove_callees ();
+  node->remove_all_references ();
+  if (!on)
+    return nullptr;
+  function *copy = DECL_STRUCT_FUNCTION (on->decl);
+  if (!map_cfg (fun, copy, cfg))
+    {
+      on->remove ();
+      return nullptr;
+    }
+  make_outlined (on->decl);
+  add_dispatch (fun, on->decl);
+  return copy;
+}
+
+void
+ppgcc_switch_entry_probes (function *copy, const ppgcc_cfg &cfg,
+                           const pp_probe *probes, int nprobes,
+                           const ppgcc_fn &fn, tree regs[2])
+{
+  push_cfun (copy);
+  ppgcc_insert_probes (copy, cfg, probes, nprobes, fn, regs);
+  /* The lowering passes after this one do not run on the copy: its call
+     graph edges are built here.  */
+  cgraph_edge::rebuild_edges ();
+  pop_cfun ();
+}
