@@ -18,7 +18,9 @@
    threads' trees are merged, context by context).  A node is one calling
    context: its function, the call site it was called from (`site`: the
    return address as "<object basename>+0x<offset>", stable across runs
-   of the same binary; "" under the root), and its parent.  Recursion is
+   of the same binary; "" under the root; "inlined" for a call GCC
+   inlined, whose return address is its caller's: one node per function
+   there), and its parent.  Recursion is
    folded onto the ancestor's node (calls counts the recursive calls too,
    `recursive` how many of them were).  Flat metric profiles (no cct) have
    one node per function, under the root, site "".
