@@ -7,7 +7,10 @@
                        __builtin_frame_address (0));
    With cct, TOK is this call's context record: path ends count in tok[id]
    instead of a static array, and metrics accumulate after the counters.
-   Before each return: __pp_exit (tok).  A path end with metrics calls
+   Before each return: __pp_exit (tok); a leaf (a function that calls
+   nothing) enters with __pp_enter_leaf instead, which pushes nothing, and
+   has no exit (measured on bzip2: most context entries are of its leaf
+   mainGtU).  A path end with metrics calls
    __pp_metric_path (&acc[id * nmetrics], nmetrics), which charges the
    path with the metrics' change since it started less its callees' share
    (the runtime saves the caller's share at entry and restores it at exit,
@@ -44,6 +47,39 @@ enter_fn ()
                                                  ptr_type_node, ptr_type_node,
                                                  NULL_TREE));
   return decl;
+}
+
+static tree
+enter_leaf_fn ()
+{
+  static tree decl;
+  if (!decl)
+    decl = runtime_fn ("__pp_enter_leaf",
+                       build_function_type_list (ptr_u64 (), ptr_type_node,
+                                                 ptr_type_node, ptr_type_node,
+                                                 NULL_TREE));
+  return decl;
+}
+
+/* Whether FUN calls nothing that could enter another context: no calls
+   but to GCC's own builtins (which do not call back).  Its entry then
+   pushes nothing and it needs no exit (__pp_enter_leaf).  */
+static bool
+leaf_p (function *fun)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        gimple *stmt = gsi_stmt (gsi);
+        if (is_gimple_call (stmt) && !gimple_call_internal_p (stmt)
+            && !gimple_call_builtin_p (stmt, BUILT_IN_NORMAL))
+          return false;
+        if (gimple_code (stmt) == GIMPLE_ASM)
+          return false;
+      }
+  return true;
 }
 
 static tree
@@ -88,7 +124,9 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
   tree ret = frame_builtin (&seq, BUILT_IN_RETURN_ADDRESS, "pp_ra");
   tree frame = frame_builtin (&seq, BUILT_IN_FRAME_ADDRESS, "pp_fa");
   fn.token = create_tmp_reg (ptr_u64 (), "pp_ctx");
-  gcall *call = gimple_build_call (enter_fn (), 3,
+  /* Metrics need the exit (the caller's share restored, §3.1).  */
+  fn.leaf = ppgcc_opts.cct && !ppgcc_opts.nmetrics && leaf_p (fun);
+  gcall *call = gimple_build_call (fn.leaf ? enter_leaf_fn () : enter_fn (), 3,
                                    build_fold_addr_expr (fn.desc), ret,
                                    frame);
   gimple_call_set_lhs (call, fn.token);
@@ -147,6 +185,8 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
   /* Every return: after the path end's probe there (committed already),
      before the return itself.  Calls that do not return, and longjmp,
      leave no exit: the runtime recovers by the frame address.  */
+  if (fn.leaf)
+    return;
   edge e;
   edge_iterator ei;
   FOR_EACH_EDGE (e, ei, EXIT_BLOCK_PTR_FOR_FN (fun)->preds)

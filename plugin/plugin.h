@@ -110,6 +110,7 @@ struct ppgcc_fn
      the counters the probes index when they are the context record's
      (else NULL_TREE: `counters`), and the metrics' accumulators.  */
   tree token = NULL_TREE, count_base = NULL_TREE, metric_base = NULL_TREE;
+  bool leaf = false;             /* enters by __pp_enter_leaf, no exit */
 };
 extern std::vector<ppgcc_fn> ppgcc_fns;
 

@@ -338,8 +338,135 @@ recover (struct cct_thread *t, uintptr_t frame, uintptr_t up, void *ret,
 
 /* ------------------------------------------------------------- probes */
 
+/* Out of line: inlined, it would give the fast path its frame.  */
+static uint64_t *enter_slow (struct __pp_fn_desc *fn, void *ret_addr,
+                             void *frame) __attribute__ ((noinline));
+
+
+/* Pushes R's entry at index I of T's stack, frame FR, return address
+   RET.  A signal handler that runs before the entry is published pushes
+   its own at index I, and bumps seq: then the entry is written again
+   (once published, handlers push above it).  */
+static inline void
+push_entry (struct cct_thread *t, uint32_t i, struct cct_rec *r,
+            uintptr_t fr, void *ret, const uint64_t *now, uint32_t n)
+{
+  uint32_t seq = ++t->seq;
+  struct cct_entry *s = &t->stack[i];
+  for (int again = 0; again < 2; again++)
+    {
+      s->rec = r;
+      s->frame = fr;
+      s->ret = ret;
+      for (uint32_t m = 0; m < n; m++)
+        s->saved[m] = unclaimed (t, m, now);
+      atomic_signal_fence (memory_order_seq_cst);
+      t->depth = i + 1;
+      atomic_signal_fence (memory_order_seq_cst);
+      if (t->seq == seq)
+        break;
+    }
+}
+
+/* The common call, kept lean (measured on bzip2: ~200 instructions per
+   entry and exit through the general code below, most of them its frame
+   and its cases): a cct function without metrics called from the
+   function on top of the stack, or inlined into it, whose context exists
+   already.  Everything else goes to enter_slow.  */
 uint64_t *
 __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
+{
+  struct cct_thread *t = self;
+  uint32_t d;
+  if (__builtin_expect (t && !__pp_metric_n && (fn->flags & PP_FN_CCT)
+                        && (d = t->depth) > t->base && d < MAX_DEPTH, 1))
+    {
+      const struct cct_entry *top = &t->stack[d - 1];
+      uintptr_t fr = (uintptr_t) frame;
+      void *site;
+      if (top->frame == fr && top->ret == ret_addr)
+        site = CCT_SITE_INLINED;
+      else if (fr && top->frame == *(const uintptr_t *) frame)
+        site = ret_addr;
+      else
+        return enter_slow (fn, ret_addr, frame);
+      /* The thread's direct-mapped cache of child links, by (parent,
+         site, function): a parent's own one-entry cache misses whenever
+         it calls two functions in turn (bzip2's mainSort).  */
+      struct cct_rec *parent = top->rec;
+      struct cct_link_cache *c
+          = &t->links[((uintptr_t) parent >> 6 ^ (uintptr_t) site >> 2
+                       ^ (uintptr_t) fn >> 4)
+                      & (CCT_LINK_CACHE - 1)];
+      struct cct_edge *e = c->edge;
+      if (__builtin_expect (!(e && c->parent == parent && e->site == site
+                              && e->fn == fn), 0))
+        {
+          e = parent->cache;
+          if (!(e && e->site == site && e->fn == fn))
+            return enter_slow (fn, ret_addr, frame);
+          c->parent = parent;
+          c->edge = e;
+        }
+        {
+          struct cct_rec *r = e->to;
+          r->calls++;
+          r->recursive += r->active != 0;
+          r->active++;
+          push_entry (t, d, r, fr, ret_addr, NULL, 0);
+          return r->slots;
+        }
+    }
+  return enter_slow (fn, ret_addr, frame);
+}
+
+/* A leaf's entry: __pp_enter's lookup without the push (rt_abi.h).  */
+uint64_t *
+__pp_enter_leaf (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
+{
+  struct cct_thread *t = self;
+  uint32_t d;
+  if (__builtin_expect (t && !__pp_metric_n && (fn->flags & PP_FN_CCT)
+                        && (d = t->depth) > t->base, 1))
+    {
+      const struct cct_entry *top = &t->stack[d - 1];
+      uintptr_t fr = (uintptr_t) frame;
+      void *site;
+      if (top->frame == fr && top->ret == ret_addr)
+        site = CCT_SITE_INLINED;
+      else if (fr && top->frame == *(const uintptr_t *) frame)
+        site = ret_addr;
+      else
+        goto slow;
+      struct cct_rec *parent = top->rec;
+      struct cct_link_cache *c
+          = &t->links[((uintptr_t) parent >> 6 ^ (uintptr_t) site >> 2
+                       ^ (uintptr_t) fn >> 4)
+                      & (CCT_LINK_CACHE - 1)];
+      struct cct_edge *e = c->edge;
+      if (__builtin_expect (!(e && c->parent == parent && e->site == site
+                              && e->fn == fn), 0))
+        {
+          e = parent->cache;
+          if (!(e && e->site == site && e->fn == fn))
+            goto slow;
+          c->parent = parent;
+          c->edge = e;
+        }
+      struct cct_rec *r = e->to;
+      r->calls++;
+      r->recursive += r->active != 0;
+      return r->slots;
+    }
+slow:;
+  /* Rare: the general entry, then its exit at once.  */
+  uint64_t *tok = enter_slow (fn, ret_addr, frame);
+  __pp_exit (tok);
+  return tok;
+}
+
+static uint64_t *
+enter_slow (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
 {
   struct cct_thread *t = self;
   if (__builtin_expect (!t, 0))
@@ -387,24 +514,7 @@ __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
      back edge's target, or a tree child reached again below itself).  */
   r->recursive += r->active != 0;
   r->active++;
-  /* A signal handler that runs before the entry is published pushes its
-     own at index I, and bumps seq: then the entry is written again (once
-     published, handlers push above it).  */
-  uint32_t seq = ++t->seq;
-  struct cct_entry *s = &t->stack[i];
-  for (int again = 0; again < 2; again++)
-    {
-      s->rec = r;
-      s->frame = fr;
-      s->ret = ret_addr;
-      for (uint32_t m = 0; m < n; m++)
-        s->saved[m] = unclaimed (t, m, now);
-      atomic_signal_fence (memory_order_seq_cst);
-      t->depth = i + 1;
-      atomic_signal_fence (memory_order_seq_cst);
-      if (t->seq == seq)
-        break;
-    }
+  push_entry (t, i, r, fr, ret_addr, now, n);
   for (uint32_t m = 0; m < n; m++)
     {
       t->carry[m] = 0;

@@ -73,6 +73,14 @@ struct cct_entry
 
 struct cct_arena;
 
+/* __pp_enter's cache of child links (cct.c).  */
+#define CCT_LINK_CACHE 256
+struct cct_link_cache
+{
+  struct cct_rec *parent;
+  struct cct_edge *edge;
+};
+
 struct cct_thread
 {
   struct cct_thread *next;       /* every thread's, for the dump */
@@ -86,6 +94,7 @@ struct cct_thread
   struct pp_mthread m;
   uint64_t carry[PPC_MAX_METRICS]; /* the current path's metrics so far */
   uint64_t mark[PPC_MAX_METRICS];  /* reading when it was last taken */
+  struct cct_link_cache links[CCT_LINK_CACHE];
   struct cct_entry stack[];
 };
 

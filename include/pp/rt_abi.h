@@ -109,6 +109,12 @@ void __pp_register_unit (struct __pp_unit *unit);
    less what the function's callees used (their paths have it).  */
 uint64_t *__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame);
 void __pp_exit (uint64_t *tok);
+/* A cct function without metrics that calls nothing (a leaf: no callee
+   can need its context as a parent) calls this instead of __pp_enter and
+   no __pp_exit: its context is looked up, its calls counted, and nothing
+   is pushed.  */
+uint64_t *__pp_enter_leaf (struct __pp_fn_desc *fn, void *ret_addr,
+                           void *frame);
 void __pp_metric_path (uint64_t *acc, uint32_t nmetrics);
 void __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t path_id);
 /* x86-64: __pp_hash_hit for a PPP miss, called from inline assembly with
