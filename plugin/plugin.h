@@ -212,6 +212,9 @@ function *ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg);
 void ppgcc_switch_entry_probes (function *copy, const ppgcc_cfg &cfg,
                                 const pp_probe *probes, int nprobes,
                                 const ppgcc_fn &fn, tree regs[2]);
+/* switch-local.cc: the IPA pass by which local callees follow their
+   caller into its copy (with =entry).  */
+void ppgcc_register_switch_local (const char *plugin_name);
 
 /* context.cc: __pp_enter on the entry edge (pending: committed with the
    probes), __pp_exit before each return (once the probes are in), and a
