@@ -203,6 +203,8 @@ bool ppgcc_copyable_cfg_p (function *fun, const pp_numbering *n,
 
 /* switch.cc: the runtime's profile flag, __pp_on (volatile int).  */
 tree ppgcc_profile_flag ();
+/* switch.cc: defines the unit's __pp_switched mark (once).  */
+void ppgcc_switch_mark_unit ();
 
 /* switch-entry.cc: -fprofile-paths-switch=entry.  Makes FUN's copy
    f.pp_on and gives FUN its entry test; CFG's blocks and edges are moved

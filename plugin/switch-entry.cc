@@ -162,6 +162,7 @@ static tree
 entry_flag ()
 {
   static tree decl;
+  ppgcc_switch_mark_unit ();
   if (!decl)
     {
       decl = build_decl (BUILTINS_LOCATION, VAR_DECL,

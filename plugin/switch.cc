@@ -23,10 +23,41 @@
    GCC inlining them.  */
 #include "plugin.h"
 
+/* The unit's mark for the runtime: `const char __pp_switched = 1', weak
+   and hidden, defined once by every object built with switching.  The
+   runtime (runtime/switch.c) refers to it weakly: linked in, it tells
+   that the flag governs the probes, so that a process in which profiling
+   never came on has nothing to write at exit.  */
+void
+ppgcc_switch_mark_unit ()
+{
+  static bool done;
+  if (done)
+    return;
+  done = true;
+  tree type = build_qualified_type (char_type_node, TYPE_QUAL_CONST);
+  tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                          get_identifier ("__pp_switched"), type);
+  TREE_PUBLIC (decl) = 1;
+  TREE_STATIC (decl) = 1;
+  TREE_READONLY (decl) = 1;
+  DECL_WEAK (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED (decl) = 1;
+  DECL_INITIAL (decl) = build_int_cst (type, 1);
+  varpool_node::finalize_decl (decl);
+  varpool_node *node = varpool_node::get (decl);
+  node->force_output = true;
+  if (!node->analyzed)
+    node->analyze ();
+}
+
 tree
 ppgcc_profile_flag ()
 {
   static tree decl;
+  ppgcc_switch_mark_unit ();
   if (!decl)
     {
       tree type = build_qualified_type (integer_type_node,
