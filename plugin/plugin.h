@@ -204,6 +204,8 @@ bool ppgcc_copyable_cfg_p (function *fun, const pp_numbering *n,
 
 /* switch.cc: the runtime's profile flag, __pp_on (volatile int).  */
 tree ppgcc_profile_flag ();
+/* switch.cc: defines the unit's __pp_switched mark (once).  */
+void ppgcc_switch_mark_unit ();
 
 /* switch-entry.cc: -fprofile-paths-switch=entry.  Makes FUN's copy
    f.pp_on and gives FUN its entry test; CFG's blocks and edges are moved
@@ -213,6 +215,9 @@ function *ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg);
 void ppgcc_switch_entry_probes (function *copy, const ppgcc_cfg &cfg,
                                 const pp_probe *probes, int nprobes,
                                 const ppgcc_fn &fn, tree regs[2]);
+/* switch-local.cc: the IPA pass by which local callees follow their
+   caller into its copy (with =entry).  */
+void ppgcc_register_switch_local (const char *plugin_name);
 
 /* context.cc: __pp_enter on the entry edge (pending: committed with the
    probes), __pp_exit before each return (once the probes are in), and a

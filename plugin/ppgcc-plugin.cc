@@ -497,5 +497,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
                      on_all_ipa_passes_start, NULL);
   if (ppgcc_opts.mode == PPGCC_MODE_USE)
     ppgcc_register_feedback_pass (info->base_name);
+  if (ppgcc_opts.switching == ppgcc_options::SWITCH_ENTRY)
+    ppgcc_register_switch_local (info->base_name);
   return 0;
 }

@@ -24,7 +24,19 @@
    counts all its paths, including those after the flag goes off; one
    entered while off counts none, even if the flag comes on before it
    returns (a long-running loop in f starts being profiled at f's next
-   call).  Calls made from f.pp_on go to the callees' own entry tests.
+   call).  Calls made from f.pp_on go to the callees' own entry tests,
+   except calls of local functions, which follow their caller
+   (switch-local.cc): a function g that is not public, whose address is
+   not taken and that has no alias is called as g.pp_on from every copy;
+   and if every caller of g has a copy, g loses its entry test, so that
+   plain g is the original function again and GCC inlines it as in a
+   plain build.  Such a g counts its paths exactly when its caller's
+   activation does: when profiling was on at the entry of the nearest
+   activation up the call stack of a function that kept its test (a
+   public function, one whose address is taken, or one called from a
+   function without a copy).  A local g with a caller without a copy
+   keeps its test: called from a copy it counts, called from a plain body
+   it counts when profiling is on at its own entry.
 
    Functions that cannot be forwarded their arguments or cannot be copied
    (variable arguments, a static chain, non-local labels, setjmp and other
@@ -150,6 +162,7 @@ static tree
 entry_flag ()
 {
   static tree decl;
+  ppgcc_switch_mark_unit ();
   if (!decl)
     {
       decl = build_decl (BUILTINS_LOCATION, VAR_DECL,

@@ -33,6 +33,7 @@
 /* switch.c: the profile flag's environment, and its thread after fork.  */
 PPRT_HIDDEN void __pp_switch_init (void);
 PPRT_HIDDEN void __pp_switch_after_fork (void);
+PPRT_HIDDEN int __pp_switch_nothing_counted (void);
 
 /* cct.c: calling contexts and metrics (units with PP_UNIT_CCT or a metric
    list), written to the program's .ppc (runtime/cct_dump.c).  */
@@ -419,9 +420,12 @@ __pp_reset (void)
 }
 
 /* At exit, and when a shared object holding this copy of the runtime is
-   unloaded.  */
+   unloaded; not when switching kept profiling off all along (nothing was
+   counted: switch.c).  */
 __attribute__ ((destructor)) static void
 dump_at_exit (void)
 {
+  if (__pp_switch_nothing_counted ())
+    return;
   __pp_dump ();
 }

@@ -25,9 +25,18 @@ volatile int __pp_on = 1;
    stretch of code without calls (switch-entry.cc).  */
 extern int __pp_on_entry __attribute__ ((alias ("__pp_on")));
 
+/* Defined (weak, hidden) by every object built with switching
+   (plugin/switch.cc); null when none is linked into this module.  */
+extern const char __pp_switched __attribute__ ((weak));
+
+/* Set while profiling has been off since the process started
+   (PPGCC_PROFILE=off) and never came on since: no probe has counted.  */
+static int never_on;
+
 void
 __pp_profile_on (void)
 {
+  __atomic_store_n (&never_on, 0, __ATOMIC_RELAXED);
   __atomic_store_n (&__pp_on, 1, __ATOMIC_RELAXED);
 }
 
@@ -83,8 +92,10 @@ static void
 flip (int sig)
 {
   (void) sig;
-  __atomic_store_n (&__pp_on, !__atomic_load_n (&__pp_on, __ATOMIC_RELAXED),
-                    __ATOMIC_RELAXED);
+  if (!__atomic_load_n (&__pp_on, __ATOMIC_RELAXED))
+    __pp_profile_on ();
+  else
+    __pp_profile_off ();
 }
 
 static int
@@ -110,7 +121,10 @@ __pp_switch_init (void)
 {
   const char *initial = getenv ("PPGCC_PROFILE");
   if (initial && !strcmp (initial, "off"))
-    __pp_profile_off ();
+    {
+      __pp_profile_off ();
+      __atomic_store_n (&never_on, 1, __ATOMIC_RELAXED);
+    }
   const char *sig = getenv ("PPGCC_SWITCH_SIGNAL");
   if (sig && *sig)
     {
@@ -144,4 +158,17 @@ __pp_switch_after_fork (void)
 {
   if (sample_on_ms > 0 && sample_off_ms > 0)
     start_sampler ();
+}
+
+/* Whether the exit dump can be skipped: this module's objects were built
+   with switching and profiling was off from the first unit's registration
+   (PPGCC_PROFILE=off) to now, so no probe has counted (except in code run
+   before that registration, i.e. constructors of a higher priority, which
+   count while the flag still has its initial 1).  Nothing to write: the
+   .ppd files are left as they are, their run count not bumped.  A fork's
+   child inherits the parent's state.  */
+__attribute__ ((visibility ("hidden"))) int
+__pp_switch_nothing_counted (void)
+{
+  return &__pp_switched != 0 && __atomic_load_n (&never_on, __ATOMIC_RELAXED);
 }

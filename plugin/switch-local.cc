@@ -1,0 +1,211 @@
+/* Switchable profiling, -fprofile-paths-switch=entry: local callees follow
+   their caller.
+
+   A small IPA pass after "visibility", before SSA and the early inliner,
+   when every function of the unit has its body (lowered, with a CFG) and
+   its call graph edges.  The entry pass (switch-entry.cc) gave each
+   copyable function f an instrumented copy f.pp_on and a dispatch at f's
+   entry.  Here:
+
+   1. In every copy f.pp_on, a direct call of a function g that has a copy
+      g.pp_on and is local to the unit (not public, address not taken,
+      no aliases, not `used', not a constructor: local_p below)
+      now calls g.pp_on.
+
+   2. Such a g whose every caller has a copy (so, after 1, its plain body
+      is only called from plain bodies, and g.pp_on only from copies)
+      loses its dispatch: plain g is again exactly the original function,
+      and GCC inlines it into its plain callers as in a plain build (a
+      called-once static is inlined again, and no entry test pushes a
+      small one over the inlining limits).  Where some caller of g has no
+      copy (it keeps one body, =check, or is not instrumented), g keeps
+      its dispatch, which those callers go through.
+
+   Semantics: an activation of such a g runs its copy, and counts its
+   paths, exactly when the activation of its caller runs its copy, that is
+   when profiling was on at the entry of the nearest activation up the
+   call stack of a function that still has a dispatch (a public one, or
+   one whose address is taken); the flag at g's own entry does not
+   matter.  */
+#include "plugin.h"
+#include "tree-cfgcleanup.h"
+
+namespace {
+
+/* The dispatch switch-entry.cc put at FUN's entry: the first block
+   `pp_on = __pp_on_entry; if (pp_on != 0)`, whose true edge goes to a
+   block calling the copy.  The copy's declaration, or null; *COND the
+   test, *LOAD the flag's load.  */
+tree
+find_dispatch (function *fun, gcond **cond, gassign **load)
+{
+  if (!fun->cfg || !single_succ_p (ENTRY_BLOCK_PTR_FOR_FN (fun)))
+    return NULL_TREE;
+  basic_block test = single_succ (ENTRY_BLOCK_PTR_FOR_FN (fun));
+  gimple_stmt_iterator gsi = gsi_last_bb (test);
+  if (gsi_end_p (gsi))
+    return NULL_TREE;
+  gcond *c = dyn_cast<gcond *> (gsi_stmt (gsi));
+  gsi_prev (&gsi);
+  if (!c || gsi_end_p (gsi))
+    return NULL_TREE;
+  gassign *l = dyn_cast<gassign *> (gsi_stmt (gsi));
+  gsi_prev (&gsi);
+  if (!l || !gsi_end_p (gsi) || !gimple_assign_single_p (l)
+      || gimple_assign_lhs (l) != gimple_cond_lhs (c)
+      || gimple_cond_code (c) != NE_EXPR
+      || !integer_zerop (gimple_cond_rhs (c)))
+    return NULL_TREE;
+  tree flag = gimple_assign_rhs1 (l);
+  if (TREE_CODE (flag) != VAR_DECL || !DECL_NAME (flag)
+      || strcmp (IDENTIFIER_POINTER (DECL_NAME (flag)), "__pp_on_entry"))
+    return NULL_TREE;
+  edge on_e = EDGE_SUCC (test, 0);
+  if (!(on_e->flags & EDGE_TRUE_VALUE))
+    on_e = EDGE_SUCC (test, 1);
+  for (gimple_stmt_iterator g = gsi_start_bb (on_e->dest); !gsi_end_p (g);
+       gsi_next (&g))
+    if (gcall *call = dyn_cast<gcall *> (gsi_stmt (g)))
+      {
+        tree fn = gimple_call_fndecl (call);
+        if (!fn)
+          return NULL_TREE;
+        *cond = c;
+        *load = l;
+        return fn;
+      }
+  return NULL_TREE;
+}
+
+/* Whether G is only called directly, from this unit: not public, address
+   not taken, no aliases, not `used', not a constructor.  This is
+   cgraph_node::only_called_directly_p except for force_output, which -O0
+   (-fno-toplevel-reorder) sets on every function: the semantics do not
+   depend on -O.  */
+bool
+local_p (cgraph_node *g)
+{
+  tree d = g->decl;
+  return !TREE_PUBLIC (d) && !DECL_EXTERNAL (d) && !DECL_PRESERVE_P (d)
+         && !lookup_attribute ("used", DECL_ATTRIBUTES (d))
+         && !DECL_STATIC_CONSTRUCTOR (d) && !DECL_STATIC_DESTRUCTOR (d)
+         && !DECL_VIRTUAL_P (d) && !g->address_taken && !g->has_aliases_p ()
+         && !g->externally_visible && !g->used_from_other_partition
+         && !g->ifunc_resolver;
+}
+
+/* FUN without its dispatch: the test made false, its dead branch and the
+   flag's load removed, the call graph edges rebuilt.  */
+void
+drop_dispatch (function *fun, gcond *cond, gassign *load)
+{
+  push_cfun (fun);
+  gimple_cond_make_false (cond);
+  gimple_stmt_iterator gsi = gsi_for_stmt (load);
+  gsi_remove (&gsi, true);
+  free_dominance_info (CDI_DOMINATORS);
+  cleanup_tree_cfg ();
+  cgraph_edge::rebuild_edges ();
+  pop_cfun ();
+}
+
+unsigned int
+follow_callers ()
+{
+  std::unordered_map<cgraph_node *, cgraph_node *> copy_of;
+  std::unordered_map<cgraph_node *, std::pair<gcond *, gassign *>> test_of;
+  std::unordered_set<cgraph_node *> copies;
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      if (!node->has_gimple_body_p () || node->alias || node->thunk)
+        continue;
+      function *fun = DECL_STRUCT_FUNCTION (node->decl);
+      gcond *cond;
+      gassign *load;
+      tree on = fun ? find_dispatch (fun, &cond, &load) : NULL_TREE;
+      cgraph_node *on_node = on ? cgraph_node::get (on) : nullptr;
+      if (!on_node || !on_node->has_gimple_body_p ())
+        continue;
+      copy_of[node] = on_node;
+      test_of[node] = { cond, load };
+      copies.insert (on_node);
+    }
+
+  /* 1: calls in the copies.  */
+  for (cgraph_node *on : copies)
+    {
+      bool changed = false;
+      for (cgraph_edge *e = on->callees; e; e = e->next_callee)
+        {
+          auto it = copy_of.find (e->callee);
+          if (it == copy_of.end () || !local_p (e->callee))
+            continue;
+          cgraph_node *target = it->second;
+          e->redirect_callee (target);
+          gimple_call_set_fndecl (e->call_stmt, target->decl);
+          changed = true;
+        }
+      if (changed)
+        {
+          push_cfun (DECL_STRUCT_FUNCTION (on->decl));
+          cgraph_edge::rebuild_edges ();
+          pop_cfun ();
+        }
+    }
+
+  /* 2: dispatches no caller needs.  */
+  for (auto &p : copy_of)
+    {
+      cgraph_node *g = p.first;
+      if (!local_p (g))
+        continue;
+      bool all = true;
+      for (cgraph_edge *e = g->callers; e && all; e = e->next_caller)
+        all = copy_of.count (e->caller) && !copies.count (e->caller);
+      if (!all)
+        continue;
+      drop_dispatch (DECL_STRUCT_FUNCTION (g->decl), test_of[g].first,
+                     test_of[g].second);
+    }
+  return 0;
+}
+
+const pass_data switch_local_pass_data = {
+  SIMPLE_IPA_PASS,
+  "ppgcc_switch_local", /* name */
+  OPTGROUP_NONE,
+  TV_NONE,
+  0, /* properties_required */
+  0, /* properties_provided */
+  0, /* properties_destroyed */
+  0, /* todo_flags_start */
+  0, /* todo_flags_finish */
+};
+
+class switch_local_pass : public simple_ipa_opt_pass
+{
+public:
+  switch_local_pass (gcc::context *ctxt)
+      : simple_ipa_opt_pass (switch_local_pass_data, ctxt)
+  {
+  }
+  bool gate (function *) final override { return !seen_error (); }
+  unsigned int execute (function *) final override
+  {
+    return follow_callers ();
+  }
+};
+
+} // namespace
+
+void
+ppgcc_register_switch_local (const char *plugin_name)
+{
+  struct register_pass_info pass;
+  pass.pass = new switch_local_pass (g);
+  pass.reference_pass_name = "visibility";
+  pass.ref_pass_instance_number = 1;
+  pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+}
