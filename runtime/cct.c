@@ -368,97 +368,72 @@ push_entry (struct cct_thread *t, uint32_t i, struct cct_rec *r,
     }
 }
 
-/* The common call, kept lean (measured on bzip2: ~200 instructions per
-   entry and exit through the general code below, most of them its frame
-   and its cases): a cct function without metrics called from the
-   function on top of the stack, or inlined into it, whose context exists
-   already.  Everything else goes to enter_slow.  */
+/* The common call's record, or NULL (then the general path): a cct
+   function without metrics called from the function on top of T's
+   stack, or inlined into it, whose context exists already.  Kept lean
+   (measured on bzip2: ~200 instructions per entry and exit through the
+   general code, most of them its frame and its cases).  *D: the depth.  */
+static inline struct cct_rec *
+fast_record (struct cct_thread *t, struct __pp_fn_desc *fn, void *ret_addr,
+             void *frame, uint32_t *d)
+{
+  if (!(t && !__pp_metric_n && (fn->flags & PP_FN_CCT)
+        && (*d = t->depth) > t->base && *d < MAX_DEPTH))
+    return NULL;
+  const struct cct_entry *top = &t->stack[*d - 1];
+  uintptr_t fr = (uintptr_t) frame;
+  void *site;
+  if (top->frame == fr && top->ret == ret_addr)
+    site = CCT_SITE_INLINED;
+  else if (fr && top->frame == *(const uintptr_t *) frame)
+    site = ret_addr;
+  else
+    return NULL;
+  /* The thread's direct-mapped cache of child links, by (parent, site,
+     function): a parent's own one-entry cache misses whenever it calls
+     two functions in turn (bzip2's mainSort).  */
+  struct cct_rec *parent = top->rec;
+  struct cct_link_cache *c
+      = &t->links[((uintptr_t) parent >> 6 ^ (uintptr_t) site >> 2
+                   ^ (uintptr_t) fn >> 4)
+                  & (CCT_LINK_CACHE - 1)];
+  struct cct_edge *e = c->edge;
+  if (__builtin_expect (!(e && c->parent == parent && e->site == site
+                          && e->fn == fn), 0))
+    {
+      e = parent->cache;
+      if (!(e && e->site == site && e->fn == fn))
+        return NULL;
+      c->parent = parent;
+      c->edge = e;
+    }
+  struct cct_rec *r = e->to;
+  r->calls++;
+  r->recursive += r->active != 0;
+  return r;
+}
+
 uint64_t *
 __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
 {
   struct cct_thread *t = self;
   uint32_t d;
-  if (__builtin_expect (t && !__pp_metric_n && (fn->flags & PP_FN_CCT)
-                        && (d = t->depth) > t->base && d < MAX_DEPTH, 1))
-    {
-      const struct cct_entry *top = &t->stack[d - 1];
-      uintptr_t fr = (uintptr_t) frame;
-      void *site;
-      if (top->frame == fr && top->ret == ret_addr)
-        site = CCT_SITE_INLINED;
-      else if (fr && top->frame == *(const uintptr_t *) frame)
-        site = ret_addr;
-      else
-        return enter_slow (fn, ret_addr, frame);
-      /* The thread's direct-mapped cache of child links, by (parent,
-         site, function): a parent's own one-entry cache misses whenever
-         it calls two functions in turn (bzip2's mainSort).  */
-      struct cct_rec *parent = top->rec;
-      struct cct_link_cache *c
-          = &t->links[((uintptr_t) parent >> 6 ^ (uintptr_t) site >> 2
-                       ^ (uintptr_t) fn >> 4)
-                      & (CCT_LINK_CACHE - 1)];
-      struct cct_edge *e = c->edge;
-      if (__builtin_expect (!(e && c->parent == parent && e->site == site
-                              && e->fn == fn), 0))
-        {
-          e = parent->cache;
-          if (!(e && e->site == site && e->fn == fn))
-            return enter_slow (fn, ret_addr, frame);
-          c->parent = parent;
-          c->edge = e;
-        }
-        {
-          struct cct_rec *r = e->to;
-          r->calls++;
-          r->recursive += r->active != 0;
-          r->active++;
-          push_entry (t, d, r, fr, ret_addr, NULL, 0);
-          return r->slots;
-        }
-    }
-  return enter_slow (fn, ret_addr, frame);
+  struct cct_rec *r = fast_record (t, fn, ret_addr, frame, &d);
+  if (__builtin_expect (!r, 0))
+    return enter_slow (fn, ret_addr, frame);
+  r->active++;
+  push_entry (t, d, r, (uintptr_t) frame, ret_addr, NULL, 0);
+  return r->slots;
 }
 
 /* A leaf's entry: __pp_enter's lookup without the push (rt_abi.h).  */
 uint64_t *
 __pp_enter_leaf (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
 {
-  struct cct_thread *t = self;
   uint32_t d;
-  if (__builtin_expect (t && !__pp_metric_n && (fn->flags & PP_FN_CCT)
-                        && (d = t->depth) > t->base, 1))
-    {
-      const struct cct_entry *top = &t->stack[d - 1];
-      uintptr_t fr = (uintptr_t) frame;
-      void *site;
-      if (top->frame == fr && top->ret == ret_addr)
-        site = CCT_SITE_INLINED;
-      else if (fr && top->frame == *(const uintptr_t *) frame)
-        site = ret_addr;
-      else
-        goto slow;
-      struct cct_rec *parent = top->rec;
-      struct cct_link_cache *c
-          = &t->links[((uintptr_t) parent >> 6 ^ (uintptr_t) site >> 2
-                       ^ (uintptr_t) fn >> 4)
-                      & (CCT_LINK_CACHE - 1)];
-      struct cct_edge *e = c->edge;
-      if (__builtin_expect (!(e && c->parent == parent && e->site == site
-                              && e->fn == fn), 0))
-        {
-          e = parent->cache;
-          if (!(e && e->site == site && e->fn == fn))
-            goto slow;
-          c->parent = parent;
-          c->edge = e;
-        }
-      struct cct_rec *r = e->to;
-      r->calls++;
-      r->recursive += r->active != 0;
-      return r->slots;
-    }
-slow:;
+  struct cct_rec *r = fast_record (self, fn, ret_addr, frame, &d);
+  if (__builtin_expect (r != NULL, 1))
+    return r->slots;
   /* Rare: the general entry, then its exit at once.  */
   uint64_t *tok = enter_slow (fn, ret_addr, frame);
   __pp_exit (tok);
