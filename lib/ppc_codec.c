@@ -5,6 +5,7 @@
    codec into the same translation unit).  Plain C11 and POSIX, no
    libiberty.  */
 #include "pp/ppc.h"
+#include "file_io.c"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1360,49 +1361,12 @@ PPC_API int
 ppc_read_file (const char *path, ppc_profile *out, const char **why)
 {
   memset (out, 0, sizeof *out);
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    {
-      if (errno == ENOENT)
-        return 1;
-      *why = strerror (errno);
-      return -1;
-    }
-  struct stat st;
-  if (fstat (fd, &st) < 0)
-    {
-      *why = strerror (errno);
-      close (fd);
-      return -1;
-    }
-  if (!S_ISREG (st.st_mode))
-    {
-      *why = "not a regular file";
-      close (fd);
-      return -1;
-    }
-  size_t len = (size_t) st.st_size;
-  char *buf = malloc (len ? len : 1);
-  size_t got = 0;
-  while (buf && got < len)
-    {
-      ssize_t r = read (fd, buf + got, len - got);
-      if (r <= 0)
-        {
-          if (r < 0 && errno == EINTR)
-            continue;
-          break;
-        }
-      got += (size_t) r;
-    }
-  close (fd);
-  if (!buf || got != len)
-    {
-      free (buf);
-      *why = buf ? "short read" : "out of memory";
-      return -1;
-    }
-  int rc = ppc_decode (buf, len, out, why);
+  char *buf;
+  size_t len;
+  int rc = pp_read_whole_file (path, &buf, &len, why);
+  if (rc != 0)
+    return rc;
+  rc = ppc_decode (buf, len, out, why);
   free (buf);
   return rc;
 }
@@ -1417,41 +1381,7 @@ ppc_write_file (const char *path, const ppc_profile *p)
       errno = ENOMEM;
       return -1;
     }
-  size_t plen = strlen (path);
-  char *tmp = malloc (plen + 32);
-  if (!tmp)
-    {
-      free (buf);
-      errno = ENOMEM;
-      return -1;
-    }
-  snprintf (tmp, plen + 32, "%s.tmp.%ld", path, (long) getpid ());
-  int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  int rc = fd < 0 ? -1 : 0;
-  size_t done = 0;
-  while (rc == 0 && done < len)
-    {
-      ssize_t w = write (fd, buf + done, len - done);
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        rc = -1;
-      else
-        done += (size_t) w;
-    }
-  if (rc == 0 && fsync (fd) < 0)
-    rc = -1;
-  if (fd >= 0 && close (fd) < 0)
-    rc = -1;
-  if (rc == 0 && rename (tmp, path) < 0)
-    rc = -1;
-  if (rc < 0 && fd >= 0)
-    {
-      int e = errno;
-      unlink (tmp);
-      errno = e;
-    }
-  free (tmp);
+  int rc = pp_write_file_atomic (path, buf, len);
   free (buf);
   return rc;
 }
