@@ -401,8 +401,12 @@ fast_record (struct cct_thread *t, struct __pp_fn_desc *fn, void *ret_addr,
   if (__builtin_expect (!(e && c->parent == parent && e->site == site
                           && e->fn == fn), 0))
     {
-      e = parent->cache;
-      if (!(e && e->site == site && e->fn == fn))
+      /* The parent's list (the links made so far; a new one, or a
+         recursive call to fold, is the general path's).  */
+      for (e = atomic_load_explicit (&parent->children, memory_order_acquire);
+           e && !(e->site == site && e->fn == fn); e = e->next)
+        ;
+      if (!e)
         return NULL;
       c->parent = parent;
       c->edge = e;

@@ -74,7 +74,7 @@ struct cct_entry
 struct cct_arena;
 
 /* __pp_enter's cache of child links (cct.c).  */
-#define CCT_LINK_CACHE 256
+#define CCT_LINK_CACHE 4096
 struct cct_link_cache
 {
   struct cct_rec *parent;
