@@ -168,29 +168,12 @@ pp_context_load (pp_context *c, char **names, int count, int subtract_probes)
   memset (c, 0, sizeof *c);
   c->subtract_probes = subtract_probes;
   loader l = { c, 0 };
-  char *here = ".";
-  if (count == 0)
-    {
-      names = &here;
-      count = 1;
-    }
-  for (int i = 0; i < count; i++)
-    {
-      struct stat st;
-      if (stat (names[i], &st) < 0)
-        {
-          fprintf (stderr, "ppprof: %s: no such file or directory\n",
-                   names[i]);
-          goto fail;
-        }
-      if ((S_ISDIR (st.st_mode) ? pp_walk_dir (names[i], ".ppc", add_file, &l)
-                                : add_file (&l, names[i])) < 0)
-        goto fail;
-    }
+  if (pp_walk_inputs (names, count, ".ppc", add_file, &l) < 0)
+    goto fail;
   if (l.count == 0)
     {
       fprintf (stderr, "ppprof: %s: no context profile (.ppc) found\n",
-               names[0]);
+               count ? names[0] : ".");
       goto fail;
     }
   if (allocate (c) < 0)

@@ -87,9 +87,9 @@ add_found (void *set, const char *path)
 }
 
 int
-pp_profile_set_load (pp_profile_set *set, char **names, int count)
+pp_walk_inputs (char **names, int count, const char *suffix,
+                int (*add) (void *ctx, const char *path), void *ctx)
 {
-  memset (set, 0, sizeof *set);
   char *here = ".";
   if (count == 0)
     {
@@ -105,11 +105,18 @@ pp_profile_set_load (pp_profile_set *set, char **names, int count)
                    names[i]);
           return -1;
         }
-      if ((S_ISDIR (st.st_mode) ? pp_walk_dir (names[i], ".ppd", add_found, set)
-                                : add_file (set, names[i])) < 0)
+      if ((S_ISDIR (st.st_mode) ? pp_walk_dir (names[i], suffix, add, ctx)
+                                : add (ctx, names[i])) < 0)
         return -1;
     }
   return 0;
+}
+
+int
+pp_profile_set_load (pp_profile_set *set, char **names, int count)
+{
+  memset (set, 0, sizeof *set);
+  return pp_walk_inputs (names, count, ".ppd", add_found, set);
 }
 
 static int

@@ -60,6 +60,12 @@ void pp_profile_set_free (pp_profile_set *set);
    return.  Returns 0 or -1 (DIR unreadable: message printed).  */
 int pp_walk_dir (const char *dir, const char *suffix,
                  int (*add) (void *ctx, const char *path), void *ctx);
+/* The profiles the command line names: each of NAMES (COUNT of them;
+   none: ".") is a file, given to ADD, or a directory, walked for files
+   ending in SUFFIX.  Returns 0, or -1 after a message (a name that does
+   not exist, an unreadable directory) or when ADD returns -1.  */
+int pp_walk_inputs (char **names, int count, const char *suffix,
+                    int (*add) (void *ctx, const char *path), void *ctx);
 /* Numbers FN's graph (fn->spec) into fn->numbering and checks it against
    fn->num_paths.  0, or -1 after one line `ppprof: PROFILE: ...`.  */
 int pp_report_number (pp_report_fn *fn);
