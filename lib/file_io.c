@@ -1,17 +1,62 @@
-/* Whole-file reads and atomic writes, shared by the profile codecs
-   (ppd_codec.c, ppc_codec.c).  Included by each codec, static: the
+/* What the profile codecs (ppd_codec.c, ppc_codec.c) share: a growing
+   output buffer, the FNV-1a 64 checksum, whole-file reads and atomic
+   writes.  Included by each codec, static: the
    runtime compiles the codecs into itself and must export nothing but
    __pp_ symbols.  The guard lets both codecs share one translation unit.  */
 #ifndef PP_FILE_IO_C
 #define PP_FILE_IO_C
 
 #include <errno.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* An encoder's output: bytes appended, grown by doubling; OOM set (and
+   the rest ignored) when memory runs out.  */
+typedef struct
+{
+  unsigned char *buf;
+  size_t len, cap;
+  int oom;
+} pp_buf;
+
+static __attribute__ ((unused)) void
+pp_buf_put (pp_buf *o, const void *data, size_t n)
+{
+  if (o->oom)
+    return;
+  if (o->len + n > o->cap)
+    {
+      size_t cap = o->cap ? o->cap : 4096;
+      while (cap < o->len + n)
+        cap *= 2;
+      unsigned char *b = realloc (o->buf, cap);
+      if (!b)
+        {
+          o->oom = 1;
+          return;
+        }
+      o->buf = b;
+      o->cap = cap;
+    }
+  memcpy (o->buf + o->len, data, n);
+  o->len += n;
+}
+
+/* FNV-1a 64 of N bytes at P (truncation and corruption checks).  */
+static __attribute__ ((unused)) uint64_t
+pp_fnv64 (const void *p, size_t n)
+{
+  const unsigned char *b = p;
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
 
 /* PATH's bytes in a malloc'd *BUF of *LEN.  0; 1 when PATH does not
    exist; -1 with *WHY a static reason.  */

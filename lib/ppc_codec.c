@@ -22,15 +22,6 @@
 #define PPC_UNAVAILABLE "unavailable"
 
 static uint64_t
-ppc_fnv64 (const char *p, size_t n)
-{
-  uint64_t h = 14695981039346656037ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ (unsigned char) p[i]) * 1099511628211ull;
-  return h;
-}
-
-static uint64_t
 ppc_add_sat (uint64_t a, uint64_t b)
 {
   return a + b < a ? UINT64_MAX : a + b;
@@ -54,33 +45,14 @@ ppc_whyf (const char *fmt, ...)
 
 typedef struct
 {
-  char *buf;
-  size_t len, cap;
+  pp_buf b;
   unsigned long lines;
-  int oom;
 } ppc_out;
 
 static void
 ppc_put (ppc_out *o, const char *data, size_t n)
 {
-  if (o->oom)
-    return;
-  if (o->len + n > o->cap)
-    {
-      size_t cap = o->cap ? o->cap : 4096;
-      while (cap < o->len + n)
-        cap *= 2;
-      char *b = realloc (o->buf, cap);
-      if (!b)
-        {
-          o->oom = 1;
-          return;
-        }
-      o->buf = b;
-      o->cap = cap;
-    }
-  memcpy (o->buf + o->len, data, n);
-  o->len += n;
+  pp_buf_put (&o->b, data, n);
 }
 
 static void
@@ -193,7 +165,7 @@ ppc_put_double (ppc_out *o, double v)
 PPC_API int
 ppc_encode (const ppc_profile *p, char **buf, size_t *len)
 {
-  ppc_out o = { NULL, 0, 0, 0, 0 };
+  ppc_out o = { { NULL, 0, 0, 0 }, 0 };
   uint32_t nm = p->nmetrics;
   ppc_puts (&o, PPC_MAGIC);
   ppc_put_u64 (&o, PPC_VERSION);
@@ -268,18 +240,18 @@ ppc_encode (const ppc_profile *p, char **buf, size_t *len)
         }
     }
   /* The seal: lines so far and the checksum of every byte before it.  */
-  uint64_t sum = ppc_fnv64 (o.buf ? o.buf : "", o.len);
+  uint64_t sum = pp_fnv64 (o.b.buf, o.b.len);
   char end[64];
   snprintf (end, sizeof end, "end %lu %016llx\n", o.lines,
             (unsigned long long) sum);
   ppc_puts (&o, end);
-  if (o.oom)
+  if (o.b.oom)
     {
-      free (o.buf);
+      free (o.b.buf);
       return -1;
     }
-  *buf = o.buf;
-  *len = o.len;
+  *buf = (char *) o.b.buf;
+  *len = o.b.len;
   return 0;
 }
 
@@ -795,7 +767,7 @@ ppc_check_seal (const char *buf, size_t len, size_t last,
                        nlines + 1, (unsigned long long) count, nlines);
       return -1;
     }
-  if (ppc_fnv64 (buf, last) != sum)
+  if (pp_fnv64 (buf, last) != sum)
     {
       *why = "checksum mismatch (corrupted)";
       return -2;

@@ -12,45 +12,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static uint64_t
-ppd_fnv64 (const unsigned char *p, size_t n)
-{
-  uint64_t h = 14695981039346656037ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ p[i]) * 1099511628211ull;
-  return h;
-}
-
 /* ------------------------------------------------------------- writing */
 
-typedef struct
-{
-  unsigned char *buf;
-  size_t len, cap;
-  int oom;
-} ppd_out;
+typedef pp_buf ppd_out;
 
 static void
 ppd_put (ppd_out *o, const void *data, size_t n)
 {
-  if (o->oom)
-    return;
-  if (o->len + n > o->cap)
-    {
-      size_t cap = o->cap ? o->cap : 4096;
-      while (cap < o->len + n)
-        cap *= 2;
-      unsigned char *b = realloc (o->buf, cap);
-      if (!b)
-        {
-          o->oom = 1;
-          return;
-        }
-      o->buf = b;
-      o->cap = cap;
-    }
-  memcpy (o->buf + o->len, data, n);
-  o->len += n;
+  pp_buf_put (o, data, n);
 }
 
 static void
@@ -116,7 +85,7 @@ ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
       return -1;
     }
   uint64_t payload = o.len - PPD_HEADER_SIZE;
-  uint64_t sum = ppd_fnv64 (o.buf + PPD_HEADER_SIZE, payload);
+  uint64_t sum = pp_fnv64 (o.buf + PPD_HEADER_SIZE, payload);
   for (int i = 0; i < 8; i++)
     {
       o.buf[8 + i] = (unsigned char) (payload >> (8 * i));
@@ -217,7 +186,7 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
                                               : "trailing bytes after the profile";
       return -1;
     }
-  if (ppd_fnv64 (buf + PPD_HEADER_SIZE, payload) != sum)
+  if (pp_fnv64 (buf + PPD_HEADER_SIZE, payload) != sum)
     {
       *why = "checksum mismatch (corrupted)";
       return -1;
