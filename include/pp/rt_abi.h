@@ -35,6 +35,10 @@ extern "C" {
 #define PP_FN_CCT 32u      /* -fprofile-paths=cct: counted per calling
                               context (__pp_enter's record), not in
                               `counters` */
+#define PP_FN_IPP 64u      /* -fprofile-paths-ipp: its paths are those of
+                              a supergraph (include/pp/ipp.h), interprocedural
+                              path segments through the callees its meta
+                              names ("CALLEE:S:NODE" nodes) */
 
 struct __pp_fn_desc
 {
