@@ -108,6 +108,22 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
             }
           cl->metric = v;
         }
+      else if ((v = value_of (a, "-fprofile-paths-ipp")))
+        {
+          if (strcmp (v, "inline") != 0 && strcmp (v, "clone") != 0
+              && strcmp (v, "none") != 0)
+            {
+              fprintf (stderr, "ppgcc: error: -fprofile-paths-ipp=%s: "
+                       "unknown scheme (supported: inline, clone, none)\n",
+                       v);
+              return -1;
+            }
+          cl->ipp = strcmp (v, "none") ? v : NULL;
+        }
+      else if ((v = value_of (a, "-fprofile-paths-ipp-depth")))
+        cl->ipp_depth = v;
+      else if ((v = value_of (a, "-fprofile-paths-ipp-growth")))
+        cl->ipp_growth = v;
       else if ((v = value_of (a, "-fprofile-paths-interesting")))
         cl->interesting = v;
       else if ((v = value_of (a, "-fprofile-paths-hot")))
@@ -150,6 +166,13 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         }
     }
   cl->links = !stops_before_link && !info_only && inputs > 0;
+  if (cl->ipp && !cl->mode)
+    {
+      fprintf (stderr, "ppgcc: error: -fprofile-paths-ipp=%s needs "
+               "-fprofile-paths (bl, ppp or residual) and "
+               "-fuse-path-profile\n", cl->ipp);
+      return -1;
+    }
   if (cl->metric && !cl->mode)
     {
       fprintf (stderr, "ppgcc: error: -fprofile-paths-metric=%s needs "
@@ -179,7 +202,7 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
   size_t nfdo = sizeof fdo_flags / sizeof *fdo_flags;
-  char **args = XNEWVEC (char *, cl->npass + 20 + nfdo);
+  char **args = XNEWVEC (char *, cl->npass + 24 + nfdo);
   int n = 0;
   args[n++] = (char *) cc;
   if (plugin && cl->use_profile && !cl->mode)
@@ -202,6 +225,14 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
         args[n++] = concat ("-fplugin-arg-ppgcc-switch=", cl->switching, NULL);
       if (cl->metric)
         args[n++] = concat ("-fplugin-arg-ppgcc-metric=", cl->metric, NULL);
+      if (cl->ipp)
+        args[n++] = concat ("-fplugin-arg-ppgcc-ipp=", cl->ipp, NULL);
+      if (cl->ipp_depth)
+        args[n++] = concat ("-fplugin-arg-ppgcc-ipp-depth=", cl->ipp_depth,
+                            NULL);
+      if (cl->ipp_growth)
+        args[n++] = concat ("-fplugin-arg-ppgcc-ipp-growth=", cl->ipp_growth,
+                            NULL);
       if (cl->ppp_min_paths)
         args[n++] = concat ("-fplugin-arg-ppgcc-ppp-min-paths=",
                             cl->ppp_min_paths, NULL);
@@ -258,6 +289,15 @@ ppgcc_print_help (FILE *out)
          "rNNNN, time, tsc,\n"
          "                                   task-clock (ppprof cct, "
          "report --metric)\n"
+         "  -fprofile-paths-ipp=inline|clone interprocedural path segments "
+         "through the\n"
+         "                                   calls the profile in use ran "
+         "(selective\n"
+         "                                   inlining, or one shared "
+         "duplicate per callee)\n"
+         "  -fprofile-paths-ipp-depth=K      calls per segment (default 1)\n"
+         "  -fprofile-paths-ipp-growth=P     code growth limit, % of the "
+         "unit (default 100)\n"
          "  -fuse-path-profile[=PATH]        the profile in use: each "
          "object's .ppd, a\n"
          "                                   directory of them, or one "

@@ -82,6 +82,10 @@ struct ppgcc_options
   /* -fprofile-paths-metric=EVENT[,EVENT]: as given, and how many.  */
   std::string metrics;
   unsigned nmetrics = 0;
+  /* -fprofile-paths-ipp=: interprocedural path segments (ipp.cc).  */
+  enum { IPP_NONE, IPP_INLINE, IPP_CLONE } ipp = IPP_NONE;
+  unsigned long long ipp_depth = 1;    /* -fprofile-paths-ipp-depth=K */
+  unsigned long long ipp_growth = 100; /* -fprofile-paths-ipp-growth=P */
 };
 extern ppgcc_options ppgcc_opts;
 
@@ -104,6 +108,10 @@ struct ppgcc_fn
   std::vector<uint64_t> slot_ids;
   std::vector<uint64_t> trained; /* PP_FN_TRAINED: ascending BL ids */
   bool switch_check = false;     /* path ends test the profile flag */
+  /* A local flag that guards the counts (not the register updates):
+     in a callee duplicate shared by several callers (ipp.cc), whether
+     this caller's context is the one running.  */
+  tree count_guard = NULL_TREE;
   unsigned nmetrics = 0;         /* metrics per path (array mode) */
   tree metrics = NULL_TREE;      /* their accumulators, without cct */
   /* context.cc, while the function is instrumented: __pp_enter's result,
@@ -180,7 +188,9 @@ bool ppgcc_form_superblocks (function *fun, const ppgcc_cfg &cfg,
 void ppgcc_register_feedback_pass (const char *plugin_name);
 
 /* probes.cc: insert the plan's probes; REGS receives the path registers
-   (the second one NULL_TREE without PPP).  */
+   (the second one NULL_TREE without PPP), or gives them when REGS[0] is
+   set.  A probe whose block or edge CFG maps to null is not FUN's (an
+   interprocedural supergraph spans several functions) and is skipped.  */
 void ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
                           const pp_probe *probes, int nprobes,
                           const ppgcc_fn &fn, tree regs[2]);
@@ -207,6 +217,13 @@ tree ppgcc_profile_flag ();
 /* switch.cc: defines the unit's __pp_switched mark (once).  */
 void ppgcc_switch_mark_unit ();
 
+/* switch-entry.cc: whether FUN can be copied and called with its own
+   arguments forwarded (no varargs, static chain, abnormal edges, ...);
+   CFG's blocks and edges of FUN moved to those of COPY, a version of it
+   (false when the two CFGs differ).  */
+bool ppgcc_forwardable_p (function *fun);
+bool ppgcc_map_copy_cfg (function *fun, function *copy, ppgcc_cfg &cfg);
+
 /* switch-entry.cc: -fprofile-paths-switch=entry.  Makes FUN's copy
    f.pp_on and gives FUN its entry test; CFG's blocks and edges are moved
    to the copy's.  Null (nothing changed) when FUN keeps one body.  The
@@ -225,6 +242,21 @@ void ppgcc_register_switch_local (const char *plugin_name);
 void ppgcc_context_entry (function *fun, ppgcc_fn &fn);
 void ppgcc_context_exits (function *fun, const ppgcc_fn &fn);
 void ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn);
+
+/* ppgcc-plugin.cc: the function's counting for numbering N: array, hash
+   table, or (TRAINED, the interesting paths IDS) preferential; FN's
+   arrays are made.  Intraprocedural instrumentation of FUN, and whether
+   the plugin leaves FUN alone.  */
+void ppgcc_choose_counting (function *fun, const char *fname,
+                            pp_numbering *n, ppgcc_fn &fn,
+                            const std::vector<pp_pathid> &ids, bool trained);
+void ppgcc_instrument_function (function *fun);
+bool ppgcc_skip_function (function *fun);
+
+/* ipp.cc: -fprofile-paths-ipp, run when every function of the unit is
+   lowered (before the IPA passes): chooses the call sites, makes the
+   duplicates, instruments the whole unit.  */
+void ppgcc_ipp_instrument_unit ();
 
 /* emit.cc: variables and the registration constructor.  */
 tree ppgcc_u64_type ();

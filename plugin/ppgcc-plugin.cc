@@ -21,8 +21,8 @@ int plugin_is_GPL_compatible;
 ppgcc_options ppgcc_opts;
 std::vector<ppgcc_fn> ppgcc_fns;
 
-static bool
-skip_function (function *fun)
+bool
+ppgcc_skip_function (function *fun)
 {
   tree decl = fun->decl;
   /* __attribute__((no_instrument_function)).  (The DECL_ flag of that
@@ -98,37 +98,16 @@ choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
   return COUNT_PPP;
 }
 
-static void
-instrument_function (function *fun)
+void
+ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
+                       ppgcc_fn &fn, const std::vector<pp_pathid> &ids,
+                       bool trained)
 {
-  const char *fname = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
-  ppgcc_cfg cfg;
-  ppgcc_build_cfg (fun, cfg);
-  char err[256];
-  pp_options opt = { 0 };
-  pp_numbering *n = pp_number (cfg.graph, &opt, err, sizeof err);
-  if (!n)
-    {
-      warning (0, "ppgcc: function %qs left uninstrumented: %s", fname, err);
-      return;
-    }
-
-  ppgcc_fn fn;
-  fn.name = fname;
-  fn.checksum = pp_graph_checksum (cfg.graph);
-  fn.meta = ppgcc_metadata (fun, cfg, fn.checksum);
-  fn.num_paths = n->num_paths;
-  fn.flags = n->num_cuts ? PP_FN_TRUNCATED : 0;
-  fn.desc = ppgcc_new_desc ();
-  fn.counters = NULL_TREE;
-
-  std::vector<pp_pathid> ids;
   uint64_t ppp_range = 0;
   double delta = 0;
   counting how = n->num_paths <= ppgcc_opts.array_max ? COUNT_ARRAY
                                                        : COUNT_HASH;
-  if (ppgcc_opts.mode != PPGCC_MODE_BL
-      && ppgcc_interesting_paths (fun, fname, fn.checksum, cfg, n, ids))
+  if (trained)
     {
       fn.flags |= PP_FN_TRAINED;
       fn.trained.assign (ids.begin (), ids.end ());
@@ -172,6 +151,37 @@ instrument_function (function *fun)
               : how == COUNT_ARRAY ? (unsigned long long) n->num_paths
                                    : 0ull);
     }
+}
+
+void
+ppgcc_instrument_function (function *fun)
+{
+  const char *fname = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
+  ppgcc_cfg cfg;
+  ppgcc_build_cfg (fun, cfg);
+  char err[256];
+  pp_options opt = { 0 };
+  pp_numbering *n = pp_number (cfg.graph, &opt, err, sizeof err);
+  if (!n)
+    {
+      warning (0, "ppgcc: function %qs left uninstrumented: %s", fname, err);
+      return;
+    }
+
+  ppgcc_fn fn;
+  fn.name = fname;
+  fn.checksum = pp_graph_checksum (cfg.graph);
+  fn.meta = ppgcc_metadata (fun, cfg, fn.checksum);
+  fn.num_paths = n->num_paths;
+  fn.flags = n->num_cuts ? PP_FN_TRUNCATED : 0;
+  fn.desc = ppgcc_new_desc ();
+  fn.counters = NULL_TREE;
+
+  std::vector<pp_pathid> ids;
+  bool trained = ppgcc_opts.mode != PPGCC_MODE_BL
+                 && ppgcc_interesting_paths (fun, fname, fn.checksum, cfg, n,
+                                             ids);
+  ppgcc_choose_counting (fun, fname, n, fn, ids, trained);
 
   pp_probe *probes;
   int nprobes = pp_plan (n, cfg.graph, &probes);
@@ -187,7 +197,7 @@ instrument_function (function *fun)
   bool contexts = ppgcc_opts.cct || ppgcc_opts.nmetrics;
   if (contexts)
     ppgcc_context_entry (fun, fn);
-  tree regs[2];
+  tree regs[2] = { NULL_TREE, NULL_TREE };
   if (on)
     ppgcc_switch_entry_probes (on, cfg, probes, nprobes, fn, regs);
   else
@@ -222,14 +232,17 @@ public:
   }
   bool gate (function *fun) final override
   {
-    return !seen_error () && !skip_function (fun);
+    /* With -fprofile-paths-ipp the whole unit is instrumented at once,
+       when every body is there (ipp.cc).  */
+    return !seen_error () && !ppgcc_skip_function (fun)
+           && ppgcc_opts.ipp == ppgcc_options::IPP_NONE;
   }
   unsigned int execute (function *fun) final override
   {
     if (ppgcc_opts.mode == PPGCC_MODE_USE)
       ppgcc_use_profile (fun);
     else
-      instrument_function (fun);
+      ppgcc_instrument_function (fun);
     return 0;
   }
 };
@@ -241,6 +254,8 @@ on_all_ipa_passes_start (void *, void *)
 {
   if (ppgcc_opts.mode == PPGCC_MODE_USE)
     return;
+  if (ppgcc_opts.ipp != ppgcc_options::IPP_NONE && !seen_error ())
+    ppgcc_ipp_instrument_unit ();
   ppgcc_emit_unit ();
   ppgcc_fns.clear ();
 }
@@ -390,6 +405,40 @@ parse_args (struct plugin_name_args *info)
           if (!parse_metrics (val))
             return false;
         }
+      else if (!strcmp (key, "ipp"))
+        {
+          std::string m = val ? val : "";
+          if (m == "inline")
+            ppgcc_opts.ipp = ppgcc_options::IPP_INLINE;
+          else if (m == "clone")
+            ppgcc_opts.ipp = ppgcc_options::IPP_CLONE;
+          else if (m == "none")
+            ppgcc_opts.ipp = ppgcc_options::IPP_NONE;
+          else
+            {
+              error ("ppgcc: %<-fprofile-paths-ipp=%s%>: not inline, clone "
+                     "or none", m.c_str ());
+              return false;
+            }
+        }
+      else if (!strcmp (key, "ipp-depth"))
+        {
+          if (!parse_count (val, "-fprofile-paths-ipp-depth",
+                            &ppgcc_opts.ipp_depth))
+            return false;
+          if (ppgcc_opts.ipp_depth < 1)
+            {
+              error ("ppgcc: %<-fprofile-paths-ipp-depth=%s%>: at least 1",
+                     val);
+              return false;
+            }
+        }
+      else if (!strcmp (key, "ipp-growth"))
+        {
+          if (!parse_count (val, "-fprofile-paths-ipp-growth",
+                            &ppgcc_opts.ipp_growth))
+            return false;
+        }
       else if (!strcmp (key, "opt-info"))
         ppgcc_opts.opt_info = true;
       else if (!strcmp (key, "switch"))
@@ -469,6 +518,17 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     {
       error ("ppgcc: %<-fprofile-paths=cct%> and %<-fprofile-paths-metric%> "
              "go with Ball-Larus profiling only (not with ppp, residual or "
+             "%<-fprofile-paths-switch%>)");
+      return 1;
+    }
+
+  if (ppgcc_opts.ipp != ppgcc_options::IPP_NONE
+      && (ppgcc_opts.cct || ppgcc_opts.nmetrics
+          || ppgcc_opts.switching != ppgcc_options::SWITCH_NONE
+          || ppgcc_opts.mode == PPGCC_MODE_USE))
+    {
+      error ("ppgcc: %<-fprofile-paths-ipp%> goes with %<-fprofile-paths%>, "
+             "%<=ppp%> or %<=residual%> (not with cct, metrics or "
              "%<-fprofile-paths-switch%>)");
       return 1;
     }

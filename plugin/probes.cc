@@ -187,15 +187,16 @@ gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
            ppp_checks &checks, flag_checks &flags)
 {
   gimple_seq seq = NULL;
-  if (p.count && fn.switch_check)
+  if (p.count && (fn.switch_check || fn.count_guard))
     {
       gimple_seq count = NULL;
       gen_count (&count, p, regs, fn, checks);
-      tree t = create_tmp_reg (integer_type_node, "pp_on");
-      gimple_seq_add_stmt (&seq, gimple_build_assign (t,
-                                                      ppgcc_profile_flag ()));
+      tree guard = fn.count_guard ? fn.count_guard : ppgcc_profile_flag ();
+      tree t = create_tmp_reg (TREE_TYPE (guard), "pp_on");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (t, guard));
       gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, t,
-                                                    integer_zero_node,
+                                                    build_zero_cst (
+                                                      TREE_TYPE (t)),
                                                     NULL_TREE, NULL_TREE));
       flags.push_back ({ t, count });
     }
@@ -359,19 +360,22 @@ ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
 {
   /* The Ball-Larus register, and the PPP one when there are PPP arrays
      (thesis §3.6 "Register usage": both change on the same chords).  */
-  regs[0] = create_tmp_var (ppgcc_u64_type (), "pp_path");
-  regs[1] = fn.ppp_ids ? create_tmp_var (ppgcc_u64_type (), "pp_ppp")
-                       : NULL_TREE;
+  if (!regs[0])
+    {
+      regs[0] = create_tmp_var (ppgcc_u64_type (), "pp_path");
+      regs[1] = fn.ppp_ids ? create_tmp_var (ppgcc_u64_type (), "pp_ppp")
+                           : NULL_TREE;
+    }
   ppp_checks checks;
   flag_checks flags;
   /* Block-end probes first: on an edge they must come before the edge's
      own probe (count, then restart the register).  */
   for (int i = 0; i < nprobes; i++)
-    if (probes[i].where == PP_AT_BLOCK_END)
+    if (probes[i].where == PP_AT_BLOCK_END && cfg.blocks[probes[i].block])
       insert_at_block_end (cfg.blocks[probes[i].block],
                            gen_probe (probes[i], regs, fn, checks, flags));
   for (int i = 0; i < nprobes; i++)
-    if (probes[i].where == PP_AT_EDGE)
+    if (probes[i].where == PP_AT_EDGE && cfg.edges[probes[i].edge])
       gsi_insert_seq_on_edge (cfg.edges[probes[i].edge],
                               gen_probe (probes[i], regs, fn, checks, flags));
   gsi_commit_edge_inserts ();

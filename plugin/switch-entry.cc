@@ -47,8 +47,8 @@
 #include "tree-inline.h"
 
 /* Whether FUN's entry can forward its arguments to a copy of itself.  */
-static bool
-entry_switch_ok (function *fun)
+bool
+ppgcc_forwardable_p (function *fun)
 {
   tree decl = fun->decl;
   if (stdarg_p (TREE_TYPE (decl)) || fun->static_chain_decl
@@ -90,8 +90,8 @@ entry_switch_ok (function *fun)
    versioning copies the block chain in order, and may add an empty block
    after the entry (where the new parameters would be set up), which then
    belongs to the entry edge.  False when the two CFGs differ.  */
-static bool
-map_cfg (function *fun, function *copy, ppgcc_cfg &cfg)
+bool
+ppgcc_map_copy_cfg (function *fun, function *copy, ppgcc_cfg &cfg)
 {
   basic_block entry = ENTRY_BLOCK_PTR_FOR_FN (copy);
   basic_block extra = nullptr;
@@ -245,7 +245,7 @@ add_dispatch (function *fun, tree on)
 function *
 ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg)
 {
-  if (!entry_switch_ok (fun))
+  if (!ppgcc_forwardable_p (fun))
     return nullptr;
   cgraph_node *node = cgraph_node::get_create (fun->decl);
   /* The copy takes over the call graph edges of the calls it copies: f
@@ -260,7 +260,7 @@ ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg)
   if (!on)
     return nullptr;
   function *copy = DECL_STRUCT_FUNCTION (on->decl);
-  if (!map_cfg (fun, copy, cfg))
+  if (!ppgcc_map_copy_cfg (fun, copy, cfg))
     {
       on->remove ();
       return nullptr;
