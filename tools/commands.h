@@ -9,9 +9,12 @@
 
 /* Source lines as ranges: 3 4 5 9 -> 3-5 9.  */
 void print_lines (FILE *out, const pp_report_path *p);
-/* The path as in report lines, with the (cont) and (break) marks.  */
+/* The path as in report lines, with the (cont) and (break) marks; one
+   through or in a callee (PP_FN_IPP) by segment, each with its function:
+   foo 3-4 > bar 10-11 13 > foo 5-6.  */
 void print_path (FILE *out, const pp_report_path *p);
-/* "lines": [...] for --json.  */
+/* "lines": [...] for --json, then for a PP_FN_IPP record's path
+   "segments": [{"function": F, "lines": [...]}, ...].  */
 void print_json_lines (FILE *out, const pp_report_path *p);
 /* Whether function NAME is in SET (else one line on stderr).  */
 int known_function (const pp_profile_set *set, const char *name);

@@ -263,6 +263,7 @@ prepare (pp_context *c, uint32_t f)
   fn->file = spec->fns[0].file ? spec->fns[0].file : src->source;
   fn->profile = c->name;
   fn->checksum = src->checksum;
+  fn->flags = src->flags; /* PP_FN_IPP: paths by segment */
   fn->num_paths = src->num_paths;
   return pp_report_number (fn);
 }
@@ -288,8 +289,7 @@ pp_context_path_lines (pp_context *c, uint32_t fn, uint64_t id,
 void
 pp_context_path_free (pp_report_path *p)
 {
-  free (p->lines);
-  p->lines = NULL;
+  pp_report_path_free (p);
 }
 
 const char *

@@ -67,7 +67,11 @@ usage (FILE *out)
          "overlap: how much two profiles (files or directories) agree, in "
          "percent, over\n"
          "all paths and per function (e.g. a Hot Path Table build against "
-         "a complete one).\n",
+         "a complete one).\n"
+         "A path through a callee (-fprofile-paths-ipp) prints by "
+         "function: foo 5-7 > bar\n"
+         "12-13 15 > foo 7-8 (foo's lines, bar's, foo's again); --json "
+         "adds \"segments\".\n",
          out);
 }
 

@@ -1,6 +1,7 @@
 /* Loading .ppd files and regenerating their paths (see profile_set.h).  */
 #include "profile_set.h"
 
+#include "pp/ipp.h"
 #include "pp/rt_abi.h"
 
 #include <dirent.h>
@@ -129,23 +130,83 @@ by_count (const void *a, const void *b)
 }
 
 static void
-add_line (pp_report_path *p, unsigned line)
+add_line (unsigned **lines, int *n, unsigned line)
 {
-  if (!line || (p->num_lines && p->lines[p->num_lines - 1] == line))
+  if (!line || (*n && (*lines)[*n - 1] == line))
     return;
-  p->lines = realloc (p->lines, (p->num_lines + 1) * sizeof *p->lines);
-  p->lines[p->num_lines++] = line;
+  *lines = realloc (*lines, (*n + 1) * sizeof **lines);
+  (*lines)[(*n)++] = line;
 }
 
-/* The path's source lines: each block's first and last line, in order.  */
-int
-pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p)
+/* A node's first and last line (0: none) into a line list.  */
+static void
+add_node_lines (const pp_graph *g, int node, unsigned **lines, int *n)
 {
-  int *edges;
-  int len = pp_regenerate (fn->numbering, p->id, &edges);
-  if (len < 0)
-    return -1;
+  unsigned first, last;
+  pp_graph_node_lines (g, node, &first, &last);
+  add_line (lines, n, first);
+  add_line (lines, n, last);
+}
+
+/* The length of the "CALLEE:S" prefix of supergraph node NAME: the
+   callee copy it is in (include/pp/ipp.h); 0 for the record's own.  */
+static size_t
+copy_prefix (const char *name)
+{
+  size_t len;
+  if (!pp_ipp_node_function (name, &len))
+    return 0;
+  const char *site_end = strchr (name + len + 1, ':');
+  return site_end ? (size_t) (site_end - name) : strlen (name);
+}
+
+static int
+same_copy (const char *a, const char *b)
+{
+  size_t n = copy_prefix (a);
+  return n == copy_prefix (b) && !strncmp (a, b, n);
+}
+
+/* Appends an empty segment for the code of node NAME of FN's supergraph. */
+static pp_report_segment *
+start_segment (const pp_report_fn *fn, pp_report_path *p, const char *name)
+{
+  p->segments = realloc (p->segments,
+                         (p->num_segments + 1) * sizeof *p->segments);
+  pp_report_segment *s = &p->segments[p->num_segments++];
+  memset (s, 0, sizeof *s);
+  size_t len;
+  const char *callee = pp_ipp_node_function (name, &len);
+  s->callee = callee != NULL;
+  s->function = callee ? strndup (callee, len) : strdup (fn->name);
+  return s;
+}
+
+/* P's segments from its NODES (N of them, in path order).  */
+static void
+add_segments (const pp_report_fn *fn, pp_report_path *p, const int *nodes,
+              int n)
+{
   const pp_graph *g = fn->spec->fns[0].graph;
+  pp_report_segment *s = NULL;
+  for (int k = 0; k < n; k++)
+    {
+      const char *name = pp_graph_node_name (g, nodes[k]);
+      if (!s || !same_copy (pp_graph_node_name (g, nodes[k - 1]), name))
+        s = start_segment (fn, p, name);
+      add_node_lines (g, nodes[k], &s->lines, &s->num_lines);
+    }
+  p->interprocedural = 1;
+}
+
+/* The nodes of path P (EXIT left out) into NODES (room for LEN, the
+   number of its dag EDGES), and its (cont)/(break) marks.  Returns the
+   number of nodes.  */
+static int
+path_nodes (const pp_report_fn *fn, pp_report_path *p, const int *edges,
+            int len, int *nodes)
+{
+  int n = 0;
   for (int k = 0; k < len; k++)
     {
       const pp_dag_edge *d = &fn->numbering->dag[edges[k]];
@@ -153,15 +214,46 @@ pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p)
         p->starts_at_back_edge = 1;
       if (k == len - 1 && d->kind == PP_DAG_EXIT)
         p->ends_at_back_edge = 1;
-      if (d->dst == fn->numbering->exit)
-        continue;
-      unsigned first, last;
-      pp_graph_node_lines (g, d->dst, &first, &last);
-      add_line (p, first);
-      add_line (p, last);
+      if (d->dst != fn->numbering->exit)
+        nodes[n++] = d->dst;
     }
+  return n;
+}
+
+/* The path's source lines: each block's first and last line, in order;
+   for a supergraph, by segment too.  */
+int
+pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p)
+{
+  int *edges;
+  int len = pp_regenerate (fn->numbering, p->id, &edges);
+  if (len < 0)
+    return -1;
+  int *nodes = malloc ((len + 1) * sizeof *nodes);
+  int n = path_nodes (fn, p, edges, len, nodes);
+  const pp_graph *g = fn->spec->fns[0].graph;
+  for (int k = 0; k < n; k++)
+    add_node_lines (g, nodes[k], &p->lines, &p->num_lines);
+  if (fn->flags & PP_FN_IPP)
+    add_segments (fn, p, nodes, n);
+  free (nodes);
   free (edges);
   return 0;
+}
+
+void
+pp_report_path_free (pp_report_path *p)
+{
+  for (int s = 0; s < p->num_segments; s++)
+    {
+      free (p->segments[s].function);
+      free (p->segments[s].lines);
+    }
+  free (p->segments);
+  free (p->lines);
+  p->segments = NULL;
+  p->lines = NULL;
+  p->num_segments = p->num_lines = 0;
 }
 
 /* Functions are identified by name, source file and checksum: the same
@@ -340,7 +432,7 @@ pp_profile_set_free (pp_profile_set *set)
   for (int i = 0; i < set->num_fns; i++)
     {
       for (int k = 0; k < set->fns[i].num_paths_run; k++)
-        free (set->fns[i].paths[k].lines);
+        pp_report_path_free (&set->fns[i].paths[k]);
       free (set->fns[i].paths);
       free (set->fns[i].trained);
       pp_numbering_free (set->fns[i].numbering);

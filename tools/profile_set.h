@@ -7,12 +7,28 @@
 #include "pp/ppd.h"
 #include "pp/spec.h"
 
+/* Interprocedural path segments (PP_FN_IPP records, include/pp/ipp.h):
+   a maximal run of a path's nodes in one function's code, the record's
+   own or one callee copy's (a recursive call's copy starts a new segment
+   although its function is the same).  */
+typedef struct
+{
+  char *function;    /* the record's name, or the callee's */
+  int callee;        /* in a callee copy, not the record's own code */
+  unsigned *lines;   /* its source lines (in the function's own source
+                        file), no repeats in a row */
+  int num_lines;
+} pp_report_segment;
+
 typedef struct
 {
   pp_pathid id;
   uint64_t count;
   unsigned *lines;   /* source lines along the path, no repeats in a row */
   int num_lines;
+  int interprocedural;         /* from a PP_FN_IPP record: segments set */
+  pp_report_segment *segments; /* in path order */
+  int num_segments;
   int starts_at_back_edge; /* begins with a pseudo ENTRY->w edge */
   int ends_at_back_edge;   /* ends with a pseudo v->EXIT edge */
   int untested;            /* ran, but not in the function's trained set */
@@ -70,7 +86,10 @@ int pp_walk_inputs (char **names, int count, const char *suffix,
    fn->num_paths.  0, or -1 after one line `ppprof: PROFILE: ...`.  */
 int pp_report_number (pp_report_fn *fn);
 /* P's source lines and (cont)/(break) marks from its id, fn->numbering
-   set.  0, or -1 when the id is out of range.  */
+   set; for a PP_FN_IPP record (fn->flags) its segments too.  0, or -1
+   when the id is out of range.  */
 int pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p);
+/* Frees what pp_report_regenerate allocated in P (lines, segments).  */
+void pp_report_path_free (pp_report_path *p);
 
 #endif

@@ -13,45 +13,104 @@
 #include <stdlib.h>
 #include <string.h>
 
-void
-print_lines (FILE *out, const pp_report_path *p)
+/* Consecutive lines as ranges: 3 4 5 9 -> 3-5 9.  */
+static void
+print_line_list (FILE *out, const unsigned *lines, int n)
 {
-  /* Consecutive lines as ranges: 3 4 5 9 -> 3-5 9.  */
-  for (int i = 0; i < p->num_lines;)
+  for (int i = 0; i < n;)
     {
       int j = i;
-      while (j + 1 < p->num_lines && p->lines[j + 1] == p->lines[j] + 1)
+      while (j + 1 < n && lines[j + 1] == lines[j] + 1)
         j++;
       if (j > i)
-        fprintf (out, "%s%u-%u", i ? " " : "", p->lines[i], p->lines[j]);
+        fprintf (out, "%s%u-%u", i ? " " : "", lines[i], lines[j]);
       else
-        fprintf (out, "%s%u", i ? " " : "", p->lines[i]);
+        fprintf (out, "%s%u", i ? " " : "", lines[i]);
       i = j + 1;
     }
 }
 
-/* The path as in report lines: its source lines between the (cont) and
-   (break) markers.  */
+void
+print_lines (FILE *out, const pp_report_path *p)
+{
+  print_line_list (out, p->lines, p->num_lines);
+}
+
+/* Whether P is printed by segment: it leaves the record's own code (an
+   interprocedural path in a callee, or through one).  */
+static int
+by_segment (const pp_report_path *p)
+{
+  return p->num_segments > 1
+         || (p->num_segments == 1 && p->segments[0].callee);
+}
+
+/* Each segment's function and lines: foo 3-4 > bar 10-11 13 > foo 5-6.  */
+static void
+print_segments (FILE *out, const pp_report_path *p)
+{
+  for (int s = 0; s < p->num_segments; s++)
+    {
+      const pp_report_segment *g = &p->segments[s];
+      fprintf (out, "%s%s%s", s ? " > " : "", g->function,
+               g->num_lines ? " " : "");
+      print_line_list (out, g->lines, g->num_lines);
+    }
+}
+
+/* The path as in report lines: its source lines (by segment for one
+   through a callee) between the (cont) and (break) markers.  */
 void
 print_path (FILE *out, const pp_report_path *p)
 {
   if (p->starts_at_back_edge)
     fprintf (out, "(cont) ");
-  if (p->num_lines == 0)
+  if (by_segment (p))
+    print_segments (out, p);
+  else if (p->num_lines == 0)
     fprintf (out, "[no source line: compiler-made block, e.g. a computed-goto "
              "dispatch]");
-  print_lines (out, p);
+  else
+    print_lines (out, p);
   if (p->ends_at_back_edge)
     fprintf (out, " (break)");
+}
+
+static void
+print_json_line_list (FILE *out, const unsigned *lines, int n)
+{
+  fprintf (out, "\"lines\": [");
+  for (int l = 0; l < n; l++)
+    fprintf (out, "%s%u", l ? ", " : "", lines[l]);
+  fprintf (out, "]");
+}
+
+/* "segments": [{"function": F, "lines": [...]}, ...].  */
+static void
+print_json_segments (FILE *out, const pp_report_path *p)
+{
+  fprintf (out, "\"segments\": [");
+  for (int s = 0; s < p->num_segments; s++)
+    {
+      fprintf (out, "%s{\"function\": ", s ? ", " : "");
+      pp_json_string (out, p->segments[s].function);
+      fprintf (out, ", ");
+      print_json_line_list (out, p->segments[s].lines,
+                            p->segments[s].num_lines);
+      fprintf (out, "}");
+    }
+  fprintf (out, "]");
 }
 
 void
 print_json_lines (FILE *out, const pp_report_path *p)
 {
-  fprintf (out, "\"lines\": [");
-  for (int l = 0; l < p->num_lines; l++)
-    fprintf (out, "%s%u", l ? ", " : "", p->lines[l]);
-  fprintf (out, "]");
+  print_json_line_list (out, p->lines, p->num_lines);
+  if (p->interprocedural)
+    {
+      fprintf (out, ", ");
+      print_json_segments (out, p);
+    }
 }
 
 /* Whether function NAME is in SET: --function of a name that is not is
