@@ -402,7 +402,15 @@ choose_points ()
         }
       used += cost;
       for (unit_fn *t : c.p.targets)
-        duplicated.insert (t);
+        {
+          duplicated.insert (t);
+          if (ppgcc_opts.opt_info)
+            inform (gimple_location (c.p.call), "ppgcc: call of %qs "
+                    "expanded into the path segments of %qs%s",
+                    t->name.c_str (), c.caller->name.c_str (),
+                    c.p.indirect ? " (indirect: validated at run time)"
+                                 : "");
+        }
       caller_fn *&cf = caller_of[c.caller];
       if (!cf)
         {
