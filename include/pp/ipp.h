@@ -125,11 +125,13 @@ typedef struct
 
    SN: pp_number of S->graph.  Writes the Ball-Larus ids (in SN) of the
    interesting supergraph paths, ascending and unique, into *OUT (malloc'd;
-   NULL when none) and *NOUT.  Returns 0; 1 when more than CAP paths would
-   be produced (then *OUT is NULL, *NOUT 0: the caller falls back); or -1
+   NULL when none) and *NOUT.  SN decides: an owner edge that SN does not
+   keep as the owner does (a part unreachable after a callee that never
+   returns, and the back edges that shifts; overflow cuts) carries no
+   interesting path.  Returns 0; 1 when more than CAP paths would be
+   produced (then *OUT is NULL, *NOUT 0: the caller falls back); or -1
    with a one-line reason in ERR when the profiles do not fit the
-   supergraph (an id out of range, a numbering of another shape, an owner
-   edge that SN breaks but the owner keeps, e.g. after overflow cuts).  */
+   supergraph (an id out of range, a numbering of another shape).  */
 int pp_ipp_compose (const pp_ipp_supergraph *s, const pp_numbering *sn,
                     const pp_ipp_profile *caller, const pp_ipp_profile *sites,
                     size_t cap, pp_pathid **out, size_t *nout, char *err,
