@@ -96,6 +96,47 @@ void pp_ipp_free (pp_ipp_supergraph *s);
    (length in *LEN) for a copied node, or NULL for the caller's own.  */
 const char *pp_ipp_node_function (const char *name, size_t *len);
 
+/* ------------------------------------------------------------ composing */
+
+/* An owner's intraprocedural Ball-Larus profile: the caller's, or the
+   callee's of one site.  */
+typedef struct
+{
+  const pp_numbering *n; /* pp_number of the owner's own graph (may be NULL
+                            when NIDS is 0) */
+  const pp_pathid *ids;  /* its executed Ball-Larus ids */
+  size_t nids;
+} pp_ipp_profile;
+
+/* The interesting supergraph paths (thesis §3.5.2, "Alternative scheme",
+   stage II): the supergraph paths that can have run given only the
+   intraprocedural profiles of the caller (CALLER) and of each site's callee
+   (SITES[i], nids 0: never ran).  A caller path passing a call point goes
+   on through an executed path of one of the point's sites' callees that
+   starts at the callee's entry (or through the bypass of an indirect
+   point); that path either returns, and the caller path goes on, or ends
+   inside the callee, and so does the supergraph path.  A callee path that
+   starts again inside the callee (at a loop header) starts a supergraph
+   path inside the copy; when it returns, the path goes on with the rest of
+   any executed path of the parent through the call's block.  A direct call
+   point whose callee never ran (no path from its entry) stops every parent
+   path through it.  The mapping is exact on edges: pseudo edges stay
+   pseudo, a CALL edge and a parallel BYPASS edge are told apart.
+
+   SN: pp_number of S->graph.  Writes the Ball-Larus ids (in SN) of the
+   interesting supergraph paths, ascending and unique, into *OUT (malloc'd;
+   NULL when none) and *NOUT.  SN decides: an owner edge that SN does not
+   keep as the owner does (a part unreachable after a callee that never
+   returns, and the back edges that shifts; overflow cuts) carries no
+   interesting path.  Returns 0; 1 when more than CAP paths would be
+   produced (then *OUT is NULL, *NOUT 0: the caller falls back); or -1
+   with a one-line reason in ERR when the profiles do not fit the
+   supergraph (an id out of range, a numbering of another shape).  */
+int pp_ipp_compose (const pp_ipp_supergraph *s, const pp_numbering *sn,
+                    const pp_ipp_profile *caller, const pp_ipp_profile *sites,
+                    size_t cap, pp_pathid **out, size_t *nout, char *err,
+                    size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,5 +1,6 @@
 /* The CUnit runner for `make check`: every suite of the unit tests.  */
 #include "test_core.h"
+#include "test_ipp.h"
 #ifdef HAVE_SPEC_TESTS
 #include "test_spec.h"
 #endif
@@ -19,6 +20,7 @@ main (void)
   if (CU_initialize_registry () != CUE_SUCCESS)
     return 2;
   pp_add_core_tests ();
+  pp_add_ipp_tests ();
 #ifdef HAVE_SPEC_TESTS
   pp_add_spec_tests ();
 #endif
