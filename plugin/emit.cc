@@ -104,6 +104,23 @@ new_static_var (tree type, const char *prefix)
   return var;
 }
 
+/* Defines VAR made while instrumenting.  Made in the "cfg" pass, it is
+   analysed with the unit's other variables; made once the front end is
+   done (-fprofile-paths-ipp instruments the unit at the start of the IPA
+   passes), finalize_decl no longer analyses it, and without that its
+   initializer would not be output: analyse it here.  */
+static void
+finalize_probe_var (tree var)
+{
+  varpool_node::finalize_decl (var);
+  if (symtab->state >= IPA)
+    {
+      varpool_node *node = varpool_node::get (var);
+      if (!node->analyzed)
+        node->analyze ();
+    }
+}
+
 tree
 ppgcc_new_counters (uint64_t num_paths)
 {
@@ -113,7 +130,7 @@ ppgcc_new_counters (uint64_t num_paths)
      runtime reads them, at exit), as for gcov's counters: user loads and
      stores need not be ordered against the probes' increments.  */
   DECL_NONALIASED (var) = 1;
-  varpool_node::finalize_decl (var);
+  finalize_probe_var (var);
   return var;
 }
 
@@ -149,7 +166,7 @@ ppgcc_new_ppp_arrays (ppgcc_fn &fn)
   fn.ppp_ids = new_static_var (type, "__pp_ppp_ids");
   TREE_READONLY (fn.ppp_ids) = 1;
   DECL_INITIAL (fn.ppp_ids) = u64_array_init (type, ids);
-  varpool_node::finalize_decl (fn.ppp_ids);
+  finalize_probe_var (fn.ppp_ids);
   /* Kept even where every load of it was folded: the descriptor, made
      later, points at it.  */
   varpool_node::get (fn.ppp_ids)->force_output = true;

@@ -793,13 +793,36 @@ site_annotations (const caller_fn &cf)
 }
 
 /* The interesting supergraph paths of CF (thesis §3.4.4 step 6): from the
-   intraprocedural profiles of the caller and its callees.  */
+   intraprocedural profiles of the caller and its callees, every segment
+   whose parts ran (lib/ipp_compose.c; thesis §3.5.2 stage II, which
+   over-approximates what a whole-program path would give).  False, after
+   a warning, when there would be too many.  */
 bool
 caller_interesting (caller_fn &cf, std::vector<pp_pathid> &ids)
 {
-  (void) cf;
-  (void) ids;
-  return false;
+  pp_ipp_profile caller = { cf.f->n, cf.f->run_ids.data (),
+                            cf.f->run_ids.size () };
+  std::vector<pp_ipp_profile> sites;
+  for (unit_fn *t : cf.site_target)
+    sites.push_back ({ t->n, t->run_ids.data (), t->run_ids.size () });
+  pp_pathid *out = nullptr;
+  size_t nout = 0;
+  char err[256] = "";
+  const size_t cap = 1u << 20;
+  int r = pp_ipp_compose (cf.sg, cf.sn, &caller, sites.data (), cap, &out,
+                          &nout, err, sizeof err);
+  if (r != 0)
+    {
+      warning (0, "ppgcc: %qs: no interesting path segments (%s); "
+               "Ball-Larus numbering of its supergraph instead",
+               cf.f->name.c_str (),
+               r > 0 ? "more than 2^20 combinations" : err);
+      free (out);
+      return false;
+    }
+  ids.assign (out, out + nout);
+  free (out);
+  return true;
 }
 
 /* The caller's record and probes: the supergraph numbered and planned
