@@ -144,6 +144,18 @@ dupable_p (unit_fn &f)
   if (!ppgcc_forwardable_p (f.fun) || !prototype_p (TREE_TYPE (decl))
       || DECL_EXTERNAL (decl))
     return false;
+  /* =inline puts per-site copies in place by always_inline: never for a
+     function the user keeps out of line or compiles differently.  */
+  if (ppgcc_opts.ipp == ppgcc_options::IPP_INLINE)
+    {
+      static const char *const keep_out[] = { "noinline", "noipa", "target",
+                                              "optimize", "cold" };
+      if (DECL_UNINLINABLE (decl))
+        return false;
+      for (const char *a : keep_out)
+        if (lookup_attribute (a, DECL_ATTRIBUTES (decl)))
+          return false;
+    }
   basic_block bb;
   FOR_ALL_BB_FN (bb, f.fun)
     {
@@ -500,10 +512,14 @@ make_dup (unit_fn *callee, bool shared)
 {
   auto d = std::make_unique<dup_fn> ();
   d->callee = callee;
+  /* Per-site copies are numbered: clone names are not made unique
+     everywhere (at -O0 two copies of one callee would clash).  */
+  static unsigned serial;
+  std::string suffix = shared ? "pp_ipp"
+                              : "pp_ipp_in" + std::to_string (serial++);
   push_cfun (callee->fun);
   cgraph_node *node = callee->node->create_version_clone_with_body (
-      vNULL, NULL, NULL, NULL, NULL, shared ? "pp_ipp" : "pp_ipp_in",
-      NULL_TREE, false);
+      vNULL, NULL, NULL, NULL, NULL, suffix.c_str (), NULL_TREE, false);
   pop_cfun ();
   if (!node)
     return nullptr;
@@ -532,10 +548,13 @@ make_dup (unit_fn *callee, bool shared)
     }
   else
     {
-      /* Selective inlining: in place at its one call, at any -O.  */
+      /* Selective inlining: in place at its one call, at any -O (at -O0
+         only always_inline is inlined).  */
       DECL_UNINLINABLE (decl) = 0;
       DECL_DECLARED_INLINE_P (decl) = 1;
       DECL_DISREGARD_INLINE_LIMITS (decl) = 1;
+      DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("always_inline"),
+                                          NULL_TREE, DECL_ATTRIBUTES (decl));
     }
   dups.push_back (std::move (d));
   return dups.back ().get ();

@@ -35,3 +35,12 @@ int main (int argc, char **argv)
   printf ("%ld\n", t);
   return 0;
 }
+// train: 3
+// ref: 7
+// ips: foo 2 foo 18-20 23-24 > bar 10 13 > foo 23-24 26
+// ips: foo 2 foo 18-19 22-24 > bar 10 13 > foo 23-24 26
+// ips: foo 1 foo 18-20 23-24 > bar 10-11 > foo 23-26
+// ips: foo 1 foo 18-19 22-24 > bar 10-11 > foo 23-26
+// ips: foo 1 foo 18-19 22-24 > bar 10-11 > foo 23-24 26
+// untested: foo 1 foo 18-20 23-24 > bar 10-11 > foo 23-26
+// untested: foo 1 foo 18-19 22-24 > bar 10-11 > foo 23-26

@@ -1,0 +1,25 @@
+/* A recursive call is a call site like any other: fact's call of fact is
+   expanded once (depth 1), so a segment is fact's path, the path of the
+   callee's activation, and fact's continuation; the callee's own call
+   goes to plain fact again.  */
+#include <stdio.h>
+#include <stdlib.h>
+
+int fact (int n)
+{
+  if (n <= 1)
+    return 1;
+  return n * fact (n - 1);
+}
+
+int main (int argc, char **argv)
+{
+  int n = argc > 1 ? atoi (argv[1]) : 5;
+  printf ("%d\n", fact (n));
+  return 0;
+}
+// train: 3
+// ref: 6
+// ips: fact 2 fact 10 12 > fact 10 12 > fact 12
+// ips: fact 1 fact 10 12 > fact 10-11 > fact 12
+// untested-none: fact
