@@ -1,0 +1,455 @@
+/* Interprocedural path segments: which calls to expand (thesis §3.5.2,
+   stage II of the "alternative scheme"), and the supergraphs they make
+   (§3.4.4 steps 2 and 4).
+
+   From the intraprocedural Ball-Larus profile in use, a call can lie on a
+   segment when its block ran on a path of the caller and its callee ran;
+   it is expanded when the callee is defined in this unit and can be
+   duplicated.  An indirect call counts with each function of the unit of
+   a matching type whose address is taken and that ran (the two that ran
+   most; validated at run time, §3.4.6).  With -fprofile-paths-ipp-depth=K,
+   the calls of an expanded callee are candidates in turn, down to K calls
+   per segment.  Calls are taken hottest first within the growth limit;
+   the others get a note with -fopt-info-paths.  */
+#include "ipp.h"
+
+#include "pp/rt_abi.h"
+
+#include <algorithm>
+#include <set>
+
+namespace {
+
+const char *
+fn_name (tree decl)
+{
+  return IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
+}
+
+/* Whether F's body can be duplicated and spliced in: forwardable (no
+   varargs, static chain, setjmp, abnormal edges, ...), prototyped, and
+   without EH edges (a segment would have nowhere to go).  */
+bool
+dupable_p (ipp_unit_fn &f)
+{
+  tree decl = f.fun->decl;
+  if (!ppgcc_forwardable_p (f.fun) || !prototype_p (TREE_TYPE (decl))
+      || DECL_EXTERNAL (decl))
+    return false;
+  /* =inline puts per-site copies in place by always_inline: never for a
+     function the user keeps out of line or compiles differently (nor with
+     =clone: both schemes expand the same calls).  */
+  static const char *const keep_out[] = { "noinline", "noipa", "target",
+                                          "optimize", "cold" };
+  if (DECL_UNINLINABLE (decl))
+    return false;
+  for (const char *a : keep_out)
+    if (lookup_attribute (a, DECL_ATTRIBUTES (decl)))
+      return false;
+  basic_block bb;
+  FOR_ALL_BB_FN (bb, f.fun)
+    {
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        if (e->flags & EDGE_COMPLEX)
+          return false;
+    }
+  return true;
+}
+
+uint64_t
+count_stmts (function *fun)
+{
+  uint64_t n = 0;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_nondebug_bb (bb);
+         !gsi_end_p (gsi); gsi_next_nondebug (&gsi))
+      n++;
+  return n;
+}
+
+/* Whether CALL passes DECL's parameters and takes its result as they
+   are: the duplicate is called with the same arguments.  */
+bool
+call_matches_p (gcall *call, tree decl)
+{
+  tree parm = DECL_ARGUMENTS (decl);
+  for (unsigned i = 0; i < gimple_call_num_args (call);
+       i++, parm = DECL_CHAIN (parm))
+    if (!parm || !useless_type_conversion_p (TREE_TYPE (parm),
+                                             TREE_TYPE (gimple_call_arg (call,
+                                                                         i))))
+      return false;
+  if (parm)
+    return false;
+  tree lhs = gimple_call_lhs (call);
+  return !lhs || useless_type_conversion_p (TREE_TYPE (lhs),
+                                            TREE_TYPE (TREE_TYPE (decl)));
+}
+
+void
+note_skip (gcall *call, const char *why)
+{
+  if (ppgcc_opts.opt_info)
+    inform (gimple_location (call), "ppgcc: call not expanded into a path "
+            "segment: %s", why);
+}
+
+/* The unit function a direct call reaches, when it can be expanded.  */
+ipp_unit_fn *
+direct_target (ipp_unit &u, gcall *call)
+{
+  cgraph_node *cn = cgraph_node::get (gimple_call_fndecl (call));
+  if (!cn)
+    return nullptr;
+  auto it = u.by_node.find (cn->ultimate_alias_target ());
+  if (it == u.by_node.end ())
+    return nullptr;
+  ipp_unit_fn *t = it->second;
+  if (!t->dupable || t->run_ids.empty ()
+      || !call_matches_p (call, t->node->decl))
+    {
+      note_skip (call, "the callee cannot be duplicated, or did not run");
+      return nullptr;
+    }
+  return t;
+}
+
+/* Validated targets of an indirect call: unit functions of a matching
+   type whose address is taken and that ran, the two most run.  */
+std::vector<ipp_unit_fn *>
+indirect_targets (ipp_unit &u, gcall *call)
+{
+  std::vector<ipp_unit_fn *> out;
+  for (auto &f : u.fns)
+    if (f->node->address_taken && f->dupable && !f->run_ids.empty ()
+        && call_matches_p (call, f->node->decl))
+      out.push_back (f.get ());
+  std::stable_sort (out.begin (), out.end (),
+                    [] (const ipp_unit_fn *a, const ipp_unit_fn *b) {
+                      return a->executions > b->executions;
+                    });
+  if (out.size () > 2)
+    out.resize (2);
+  if (out.empty ())
+    note_skip (call, "no function of this unit that ran matches the "
+               "indirect call");
+  return out;
+}
+
+bool
+expandable_call_p (gimple *stmt)
+{
+  gcall *call = dyn_cast<gcall *> (stmt);
+  return call && !gimple_call_internal_p (call) && !stmt_ends_bb_p (call)
+         && !(gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN))
+         && !gimple_call_chain (call);
+}
+
+/* A candidate: a call point of OWNER's body, in the caller CALLER's
+   supergraph, below the point's PARENT_POINT/PARENT_TARGET site.  */
+struct candidate
+{
+  ipp_unit_fn *caller;
+  ipp_point p;
+  int parent_point, parent_target; /* -1: in the caller's own body */
+};
+
+/* The call points of F's blocks that ran.  */
+void
+candidates_of (ipp_unit &u, ipp_unit_fn *caller, ipp_unit_fn *f, int depth,
+               int parent_point, int parent_target,
+               std::vector<candidate> &out)
+{
+  if (f->node_count.empty ())
+    return;
+  for (size_t v = 0; v < f->cfg.blocks.size (); v++)
+    {
+      basic_block bb = f->cfg.blocks[v];
+      if (!f->node_count[v] || bb->index < NUM_FIXED_BLOCKS)
+        continue;
+      int order = 0;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        {
+          gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi));
+          if (!call)
+            continue;
+          int rank = order++;
+          if (!expandable_call_p (call))
+            continue;
+          ipp_point p = { -1, depth, f, call, (int) v, 0, rank, {}, false,
+                          f->node_count[v] };
+          if (tree decl = gimple_call_fndecl (call))
+            {
+              cgraph_node *cn = cgraph_node::get (decl);
+              if (!cn || !u.by_node.count (cn->ultimate_alias_target ()))
+                continue; /* not defined here */
+              if (ipp_unit_fn *t = direct_target (u, call))
+                p.targets.push_back (t);
+            }
+          else
+            {
+              p.targets = indirect_targets (u, call);
+              p.indirect = true;
+            }
+          if (!p.targets.empty ())
+            out.push_back ({ caller, p, parent_point, parent_target });
+        }
+    }
+}
+
+/* Hottest first; at equal heat, calls of functions that call nothing
+   expandable themselves (the innermost segments).  */
+void
+sort_candidates (std::vector<candidate> &all)
+{
+  std::set<ipp_unit_fn *> has_candidates;
+  for (const candidate &c : all)
+    has_candidates.insert (c.p.owner);
+  auto leaf = [&] (const candidate &c) {
+    for (ipp_unit_fn *t : c.p.targets)
+      if (has_candidates.count (t))
+        return false;
+    return true;
+  };
+  std::stable_sort (all.begin (), all.end (),
+                    [&] (const candidate &a, const candidate &b) {
+                      if (a.p.weight != b.p.weight)
+                        return a.p.weight > b.p.weight;
+                      return leaf (a) && !leaf (b);
+                    });
+}
+
+} // namespace
+
+/* The unit's functions, their CFGs and numberings, and what the profile
+   in use says they ran.  */
+void
+ppgcc_ipp_collect (ipp_unit &u)
+{
+  bool missing;
+  bool have_profile = ppgcc_profile_in_use (&missing);
+  cgraph_node *node;
+  FOR_EACH_FUNCTION_WITH_GIMPLE_BODY (node)
+    {
+      function *fun = DECL_STRUCT_FUNCTION (node->decl);
+      if (!fun || !fun->cfg || ppgcc_skip_function (fun))
+        continue;
+      auto f = std::make_unique<ipp_unit_fn> ();
+      f->node = node;
+      f->fun = fun;
+      f->name = fn_name (node->decl);
+      push_cfun (fun);
+      ppgcc_build_cfg (fun, f->cfg);
+      char err[256];
+      pp_options opt = { 0 };
+      f->n = pp_number (f->cfg.graph, &opt, err, sizeof err);
+      f->checksum = pp_graph_checksum (f->cfg.graph);
+      f->size = count_stmts (fun);
+      f->dupable = f->n && dupable_p (*f);
+      if (f->n && have_profile)
+        {
+          bool mismatch;
+          const ppd_fn *p = ppgcc_profile_function (fun, f->name.c_str (),
+                                                    f->checksum, &mismatch);
+          if (p && !(p->flags & PP_FN_IPP))
+            {
+              ppgcc_executed_paths (p, f->n, f->run_ids, f->run_counts);
+              ppgcc_counts c;
+              if (ppgcc_cfg_counts (f->cfg, f->n, f->run_ids, f->run_counts,
+                                    c))
+                f->node_count = c.node;
+              for (uint64_t k : f->run_counts)
+                f->executions += k;
+            }
+        }
+      pop_cfun ();
+      u.by_node[node] = f.get ();
+      u.fns.push_back (std::move (f));
+    }
+}
+
+void
+ppgcc_ipp_choose (ipp_unit &u)
+{
+  uint64_t unit_size = 0;
+  for (auto &f : u.fns)
+    unit_size += f->size;
+  uint64_t budget = unit_size * ppgcc_opts.ipp_growth / 100, used = 0;
+  std::set<ipp_unit_fn *> expanded;
+  std::map<ipp_unit_fn *, ipp_caller *> caller_of;
+
+  std::vector<candidate> level;
+  for (auto &f : u.fns)
+    candidates_of (u, f.get (), f.get (), 1, -1, -1, level);
+  for (unsigned depth = 1; depth <= ppgcc_opts.ipp_depth && !level.empty ();
+       depth++)
+    {
+      sort_candidates (level);
+      std::vector<std::pair<ipp_caller *, size_t> > accepted;
+      for (candidate &c : level)
+        {
+          /* Depth 1: a segment runs from a caller into one callee, and a
+             duplicate calls plain functions: a function is either
+             expanded into its callers or expands its own calls (the
+             hotter call decides), else some segments would be lost.  */
+          if (ppgcc_opts.ipp_depth == 1)
+            {
+              bool chained = expanded.count (c.caller) != 0;
+              for (ipp_unit_fn *t : c.p.targets)
+                chained |= caller_of.count (t) != 0;
+              if (chained)
+                {
+                  note_skip (c.p.call, "depth 1: the caller is expanded into "
+                             "its own caller, or the callee expands its "
+                             "calls");
+                  continue;
+                }
+            }
+          /* The cost of a copy per site, whatever the scheme: both
+             schemes expand the same calls (=clone then grows less).  */
+          uint64_t cost = 0;
+          for (ipp_unit_fn *t : c.p.targets)
+            cost += t->size;
+          if (used + cost > budget)
+            {
+              note_skip (c.p.call, "code growth limit "
+                         "(-fprofile-paths-ipp-growth)");
+              continue;
+            }
+          used += cost;
+          ipp_caller *&cf = caller_of[c.caller];
+          if (!cf)
+            {
+              u.callers.push_back (std::make_unique<ipp_caller> ());
+              cf = u.callers.back ().get ();
+              cf->f = c.caller;
+            }
+          for (ipp_unit_fn *t : c.p.targets)
+            {
+              expanded.insert (t);
+              if (ppgcc_opts.opt_info)
+                inform (gimple_location (c.p.call), "ppgcc: call of %qs "
+                        "expanded into the path segments of %qs (depth "
+                        "%d)%s", t->name.c_str (), c.caller->name.c_str (),
+                        c.p.depth,
+                        c.p.indirect ? ", indirect: validated at run time"
+                                     : "");
+            }
+          /* The parent, for now, as the point's index in the caller and
+             the target; made a site index once the sites are laid out.  */
+          c.p.parent = c.parent_point < 0
+                           ? -1
+                           : c.parent_point * 16 + c.parent_target;
+          cf->points.push_back (c.p);
+          accepted.push_back ({ cf, cf->points.size () - 1 });
+        }
+      /* The next depth: the calls in the callees just expanded.  */
+      std::vector<candidate> next;
+      for (auto &a : accepted)
+        {
+          const ipp_point p = a.first->points[a.second];
+          for (size_t t = 0; t < p.targets.size (); t++)
+            candidates_of (u, a.first->f, p.targets[t], p.depth + 1,
+                           (int) a.second, (int) t, next);
+        }
+      level.swap (next);
+    }
+}
+
+/* Lays out the sites (parents before children, a call point's sites
+   adjacent), ranks the points of each block, builds and numbers each
+   caller's supergraph.  A caller whose supergraph cannot be numbered
+   keeps its plain instrumentation.  */
+void
+ppgcc_ipp_supergraphs (ipp_unit &u)
+{
+  for (auto it = u.callers.begin (); it != u.callers.end ();)
+    {
+      ipp_caller &cf = **it;
+      /* Points arrive by depth; parents are encoded point*16+target.  */
+      std::vector<int> order (cf.points.size ());
+      for (size_t i = 0; i < order.size (); i++)
+        order[i] = (int) i;
+      std::vector<int> parent_site (cf.points.size (), -1);
+      std::vector<int> new_index (cf.points.size (), -1);
+      /* Depth by depth: the parents' sites are known before.  */
+      std::stable_sort (order.begin (), order.end (), [&] (int a, int b) {
+        return cf.points[a].depth < cf.points[b].depth;
+      });
+      std::vector<ipp_point> laid;
+      int nsites = 0;
+      for (size_t k = 0; k < order.size ();)
+        {
+          size_t end = k;
+          int depth = cf.points[order[k]].depth;
+          while (end < order.size () && cf.points[order[end]].depth == depth)
+            end++;
+          for (size_t i = k; i < end; i++)
+            {
+              ipp_point &p = cf.points[order[i]];
+              if (p.parent >= 0)
+                {
+                  int pp = new_index[p.parent / 16];
+                  parent_site[order[i]] = laid[pp].first_site
+                                          + p.parent % 16;
+                }
+            }
+          std::stable_sort (order.begin () + k, order.begin () + end,
+                            [&] (int a, int b) {
+                              const ipp_point &x = cf.points[a],
+                                              &y = cf.points[b];
+                              if (parent_site[a] != parent_site[b])
+                                return parent_site[a] < parent_site[b];
+                              return x.node != y.node ? x.node < y.node
+                                                      : x.order < y.order;
+                            });
+          for (size_t i = k; i < end; i++)
+            {
+              ipp_point p = cf.points[order[i]];
+              p.parent = parent_site[order[i]];
+              const ipp_point *prev = laid.empty () ? nullptr : &laid.back ();
+              p.point = prev && i > k && prev->parent == p.parent
+                                && prev->node == p.node
+                            ? prev->point + 1 : 0;
+              p.first_site = nsites;
+              nsites += (int) p.targets.size ();
+              new_index[order[i]] = (int) laid.size ();
+              laid.push_back (p);
+            }
+          k = end;
+        }
+      cf.points.swap (laid);
+      for (size_t i = 0; i < cf.points.size (); i++)
+        for (ipp_unit_fn *t : cf.points[i].targets)
+          {
+            const ipp_point &p = cf.points[i];
+            pp_ipp_site s = { p.parent, p.node, p.point, t->cfg.graph,
+                              t->name.c_str (), p.indirect };
+            cf.sites.push_back (s);
+            cf.site_point.push_back ((int) i);
+            cf.site_target.push_back (t);
+          }
+      cf.site_parent.assign (cf.sites.size (), false);
+      for (const pp_ipp_site &s : cf.sites)
+        if (s.parent >= 0)
+          cf.site_parent[s.parent] = true;
+      char err[256];
+      cf.sg = pp_ipp_build (cf.f->cfg.graph, cf.sites.data (),
+                            (int) cf.sites.size (), err, sizeof err);
+      pp_options opt = { 0 };
+      if (cf.sg)
+        cf.sn = pp_number (cf.sg->graph, &opt, err, sizeof err);
+      if (!cf.sn)
+        {
+          warning (0, "ppgcc: %qs keeps intraprocedural paths: %s",
+                   cf.f->name.c_str (), err);
+          it = u.callers.erase (it);
+          continue;
+        }
+      ++it;
+    }
+}
