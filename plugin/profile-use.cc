@@ -12,6 +12,8 @@
    stops the compilation.  */
 #include "plugin.h"
 
+#include "pp/rt_abi.h"
+
 #include "pp/ppd.h"
 #include "pp/spec.h"
 
@@ -198,18 +200,30 @@ load ()
 /* The profile's record of NAME, or null; *MISMATCH when there is one for
    another CFG.  */
 const ppd_fn *
-lookup (const char *name, uint32_t checksum, bool *mismatch, uint32_t *other)
+lookup (const char *name, uint32_t checksum, bool *mismatch, uint32_t *other,
+        bool *segments)
 {
   *mismatch = false;
-  for (uint32_t i = 0; i < profile.nfns; i++)
+  *segments = false;
+  const ppd_fn *found = nullptr;
+  for (uint32_t i = 0; i < profile.nfns && !found; i++)
     if (!strcmp (profile.fns[i].name, name))
       {
-        if (profile.fns[i].checksum == checksum)
-          return &profile.fns[i];
-        *mismatch = true;
-        *other = profile.fns[i].checksum;
+        /* A record of interprocedural path segments (-fprofile-paths-ipp)
+           counts its supergraph's paths, not the function's own.  */
+        if (profile.fns[i].flags & PP_FN_IPP)
+          *segments = true;
+        else if (profile.fns[i].checksum == checksum)
+          found = &profile.fns[i];
+        else
+          {
+            *mismatch = true;
+            *other = profile.fns[i].checksum;
+          }
       }
-  return nullptr;
+  if (found)
+    *mismatch = *segments = false;
+  return found;
 }
 
 } // namespace
@@ -292,7 +306,13 @@ ppgcc_profile_function (function *fun, const char *name, uint32_t checksum,
   if (!have_profile)
     return nullptr;
   uint32_t other = 0;
-  const ppd_fn *f = lookup (name, checksum, mismatch, &other);
+  bool segments;
+  const ppd_fn *f = lookup (name, checksum, mismatch, &other, &segments);
+  if (segments && !*mismatch)
+    inform (DECL_SOURCE_LOCATION (fun->decl),
+            "ppgcc: the path profile of %qs holds its interprocedural path "
+            "segments (a %<-fprofile-paths-ipp%> build), not its own paths: "
+            "not used; train with %<-fprofile-paths%> alone", name);
   if (*mismatch && warn_coverage_mismatch)
     warning_at (DECL_SOURCE_LOCATION (fun->decl), 0,
                 "ppgcc: the path profile of %qs does not match its control "
