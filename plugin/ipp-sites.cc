@@ -223,7 +223,89 @@ sort_candidates (std::vector<candidate> &all)
                     });
 }
 
+/* Stage III (thesis §3.5.2): the profile in use is a -fprofile-paths-ipp
+   build's, whose records of segments name their expanded calls (the
+   "# ipp site" lines of their metadata, as site_annotations writes
+   them): CALLER expands the same calls again, so that its supergraph,
+   and the ids of the segments that ran, are the same.  False, with the
+   reason in WHY, when the code no longer has those calls.  */
+bool
+recorded_points (ipp_unit &u, ipp_unit_fn *caller, std::vector<ipp_point> &out,
+                 std::string &why)
+{
+  const ppd_fn *rec = caller->segments;
+  std::string meta (rec->meta, rec->meta_len);
+  /* Recorded site -> (point, target), to encode parents as the chooser
+     does; and the function each site copies.  */
+  std::vector<std::pair<int, int> > site_at;
+  std::vector<ipp_unit_fn *> site_fn;
+  size_t pos = 0;
+  while ((pos = meta.find ("# ipp site ", pos)) != std::string::npos)
+    {
+      size_t end = meta.find ('\n', pos);
+      std::string line = meta.substr (pos, end - pos);
+      pos = end;
+      int site, parent, point, order;
+      unsigned checksum;
+      char node[128], callee[256];
+      if (sscanf (line.c_str (), "# ipp site %d parent %d node %127s point %d "
+                  "order %d callee %255s checksum 0x%x", &site, &parent, node,
+                  &point, &order, callee, &checksum) != 7
+          || site != (int) site_at.size () || parent >= site)
+        {
+          why = "unreadable site line";
+          return false;
+        }
+      bool indirect = line.find (" indirect") != std::string::npos;
+      ipp_unit_fn *owner = parent < 0 ? caller : site_fn[parent];
+      ipp_unit_fn *target = nullptr;
+      for (auto &f : u.fns)
+        if (f->name == callee)
+          target = f.get ();
+      int v = pp_graph_find_node (owner->cfg.graph, node);
+      gcall *call = v < 0 ? nullptr
+                          : ppgcc_ipp_nth_call (owner->cfg.blocks[v], order);
+      if (!target || !target->dupable
+          || pp_graph_checksum (target->cfg.graph) != checksum || !call
+          || !expandable_call_p (call)
+          || !call_matches_p (call, target->node->decl)
+          || (!indirect && gimple_call_fndecl (call) != target->node->decl))
+        {
+          why = "the call of " + std::string (callee) + " changed";
+          return false;
+        }
+      int encoded = parent < 0 ? -1
+                               : site_at[parent].first * 16
+                                 + site_at[parent].second;
+      ipp_point *last = out.empty () ? nullptr : &out.back ();
+      if (last && indirect && last->indirect && last->parent == encoded
+          && last->node == v && last->point == point)
+        last->targets.push_back (target);
+      else
+        {
+          int depth = parent < 0 ? 1 : out[site_at[parent].first].depth + 1;
+          out.push_back ({ encoded, depth, owner, call, v, point, order,
+                           { target }, indirect, 0 });
+        }
+      site_at.push_back ({ (int) out.size () - 1,
+                           (int) out.back ().targets.size () - 1 });
+      site_fn.push_back (target);
+    }
+  return !out.empty ();
+}
+
 } // namespace
+
+gcall *
+ppgcc_ipp_nth_call (basic_block bb, int rank)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
+      if (rank-- == 0)
+        return call;
+  return nullptr;
+}
 
 /* The unit's functions, their CFGs and numberings, and what the profile
    in use says they ran.  */
@@ -265,6 +347,7 @@ ppgcc_ipp_collect (ipp_unit &u)
               for (uint64_t k : f->run_counts)
                 f->executions += k;
             }
+          f->segments = ppgcc_profile_segments (f->name.c_str ());
         }
       pop_cfun ();
       u.by_node[node] = f.get ();
@@ -275,6 +358,34 @@ ppgcc_ipp_collect (ipp_unit &u)
 void
 ppgcc_ipp_choose (ipp_unit &u)
 {
+  /* A profile of segments: the calls its build expanded, no others.  */
+  bool recorded = false;
+  for (auto &f : u.fns)
+    recorded |= f->segments != nullptr;
+  if (recorded)
+    {
+      for (auto &f : u.fns)
+        {
+          std::vector<ipp_point> points;
+          std::string why;
+          if (!f->segments)
+            continue;
+          if (!recorded_points (u, f.get (), points, why))
+            {
+              warning_at (DECL_SOURCE_LOCATION (f->fun->decl), 0,
+                          "ppgcc: %qs: the segments of the profile in use do "
+                          "not fit the code (%s): Ball-Larus paths of its "
+                          "own instead", f->name.c_str (), why.c_str ());
+              f->segments = nullptr;
+              continue;
+            }
+          u.callers.push_back (std::make_unique<ipp_caller> ());
+          u.callers.back ()->f = f.get ();
+          u.callers.back ()->points = points;
+        }
+      return;
+    }
+
   uint64_t unit_size = 0;
   for (auto &f : u.fns)
     unit_size += f->size;
@@ -443,10 +554,19 @@ ppgcc_ipp_supergraphs (ipp_unit &u)
       pp_options opt = { 0 };
       if (cf.sg)
         cf.sn = pp_number (cf.sg->graph, &opt, err, sizeof err);
+      if (cf.sn && cf.f->segments
+          && pp_graph_checksum (cf.sg->graph) != cf.f->segments->checksum)
+        {
+          snprintf (err, sizeof err, "its supergraph differs from the "
+                    "profile's");
+          pp_numbering_free (cf.sn);
+          cf.sn = nullptr;
+        }
       if (!cf.sn)
         {
           warning (0, "ppgcc: %qs keeps intraprocedural paths: %s",
                    cf.f->name.c_str (), err);
+          cf.f->segments = nullptr;
           it = u.callers.erase (it);
           continue;
         }

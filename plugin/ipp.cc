@@ -179,6 +179,15 @@ make_dups (ipp_unit &u, std::vector<std::unique_ptr<ipp_dup> > &dups)
 bool
 caller_interesting (ipp_caller &cf, std::vector<pp_pathid> &ids)
 {
+  /* A profile of these very segments (stage II): exactly those that
+     ran (stage III).  */
+  if (const ppd_fn *rec = cf.f->segments)
+    {
+      std::vector<uint64_t> counts;
+      ppgcc_executed_paths (rec, cf.sn, ids, counts);
+      std::sort (ids.begin (), ids.end ());
+      return true;
+    }
   pp_ipp_profile caller = { cf.f->n, cf.f->run_ids.data (),
                             cf.f->run_ids.size () };
   std::vector<pp_ipp_profile> sites;
@@ -215,10 +224,11 @@ site_annotations (const ipp_caller &cf)
       const pp_graph *owner = st.parent < 0 ? cf.f->cfg.graph
                                             : cf.sites[st.parent].callee;
       snprintf (buf, sizeof buf,
-                "# ipp site %zu parent %d node %s point %d callee %s "
-                "checksum 0x%08x%s\n",
+                "# ipp site %zu parent %d node %s point %d order %d "
+                "callee %s checksum 0x%08x%s\n",
                 s, st.parent, pp_graph_node_name (owner, st.node), st.point,
-                st.callee_name, pp_graph_checksum (st.callee),
+                cf.points[cf.site_point[s]].order, st.callee_name,
+                pp_graph_checksum (st.callee),
                 st.indirect ? " indirect" : "");
       m += buf;
     }
@@ -375,18 +385,6 @@ new_block (basic_block after)
   return bb;
 }
 
-/* The RANK-th call of BB.  */
-gcall *
-nth_call (basic_block bb, int rank)
-{
-  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-       gsi_next (&gsi))
-    if (gcall *call = dyn_cast<gcall *> (gsi_stmt (gsi)))
-      if (rank-- == 0)
-        return call;
-  return nullptr;
-}
-
 /* Cuts call point P out of its block in body B and puts the duplicates'
    calls in: before | call | after, where `before` is the supergraph's
    part P.point of the block and `after` the next part.  An indirect call
@@ -474,7 +472,7 @@ cut_call_points (ipp_caller &cf)
   for (const ipp_point &p : cf.points)
     calls.push_back (p.parent < 0
                          ? p.call
-                         : nth_call ((*body_of (cf, p).blocks)[p.node],
+                         : ppgcc_ipp_nth_call ((*body_of (cf, p).blocks)[p.node],
                                      p.order));
   for (size_t i = 0; i < cf.points.size (); i++)
     {

@@ -25,6 +25,10 @@ struct ipp_unit_fn
   uint64_t executions = 0;          /* path executions */
   bool dupable = false;             /* can be duplicated */
   uint64_t size = 0;                /* statements */
+  /* The profile's record of its segments (a -fprofile-paths-ipp build's,
+     thesis §3.5.2 stage II): its expanded calls are taken again, and the
+     segments it ran are the interesting ones.  */
+  const ppd_fn *segments = nullptr;
   ~ipp_unit_fn () { pp_numbering_free (n); }
 };
 
@@ -107,5 +111,7 @@ struct ipp_unit
 void ppgcc_ipp_collect (ipp_unit &u);
 void ppgcc_ipp_choose (ipp_unit &u);
 void ppgcc_ipp_supergraphs (ipp_unit &u);
+/* The RANK-th call statement of BB, or null.  */
+gcall *ppgcc_ipp_nth_call (basic_block bb, int rank);
 
 #endif

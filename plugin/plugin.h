@@ -142,6 +142,9 @@ bool ppgcc_profile_in_use (bool *missing);
 const ppd_fn *ppgcc_profile_function (function *fun, const char *name,
                                       uint32_t checksum, bool *mismatch);
 const pp_spec *ppgcc_interesting_spec ();
+/* The profile's record of NAME's interprocedural path segments (a
+   -fprofile-paths-ipp build's), or null.  */
+const ppd_fn *ppgcc_profile_segments (const char *name);
 /* The executed paths of P (ids below N's path count) with their counts.  */
 void ppgcc_executed_paths (const ppd_fn *p, const pp_numbering *n,
                            std::vector<pp_pathid> &ids,

@@ -298,6 +298,19 @@ ppgcc_profile_in_use (bool *missing)
 }
 
 const ppd_fn *
+ppgcc_profile_segments (const char *name)
+{
+  load ();
+  if (!have_profile)
+    return nullptr;
+  for (uint32_t i = 0; i < profile.nfns; i++)
+    if (!strcmp (profile.fns[i].name, name)
+        && (profile.fns[i].flags & PP_FN_IPP))
+      return &profile.fns[i];
+  return nullptr;
+}
+
+const ppd_fn *
 ppgcc_profile_function (function *fun, const char *name, uint32_t checksum,
                         bool *mismatch)
 {
