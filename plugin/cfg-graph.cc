@@ -81,6 +81,14 @@ ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg)
     }
 }
 
+pp_numbering *
+ppgcc_number_cfg (function *fun, ppgcc_cfg &cfg, char *err, size_t errlen)
+{
+  ppgcc_build_cfg (fun, cfg);
+  pp_options opt = { 0 };
+  return pp_number (cfg.graph, &opt, err, errlen);
+}
+
 static void
 append_quoted (std::string &out, const char *s)
 {

@@ -325,10 +325,8 @@ ppgcc_ipp_collect (ipp_unit &u)
       f->fun = fun;
       f->name = fn_name (node->decl);
       push_cfun (fun);
-      ppgcc_build_cfg (fun, f->cfg);
       char err[256];
-      pp_options opt = { 0 };
-      f->n = pp_number (f->cfg.graph, &opt, err, sizeof err);
+      f->n = ppgcc_number_cfg (fun, f->cfg, err, sizeof err);
       f->checksum = pp_graph_checksum (f->cfg.graph);
       f->size = count_stmts (fun);
       f->dupable = f->n && dupable_p (*f);

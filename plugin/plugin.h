@@ -131,6 +131,10 @@ struct ppgcc_cfg
   ~ppgcc_cfg () { pp_graph_free (graph); }
 };
 void ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg);
+/* CFG built for FUN and numbered (no path limit); null with ERR when it
+   cannot be.  */
+pp_numbering *ppgcc_number_cfg (function *fun, ppgcc_cfg &cfg, char *err,
+                                size_t errlen);
 std::string ppgcc_metadata (function *fun, const ppgcc_cfg &cfg,
                             uint32_t checksum);
 

@@ -158,10 +158,8 @@ ppgcc_instrument_function (function *fun)
 {
   const char *fname = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
   ppgcc_cfg cfg;
-  ppgcc_build_cfg (fun, cfg);
   char err[256];
-  pp_options opt = { 0 };
-  pp_numbering *n = pp_number (cfg.graph, &opt, err, sizeof err);
+  pp_numbering *n = ppgcc_number_cfg (fun, cfg, err, sizeof err);
   if (!n)
     {
       warning (0, "ppgcc: function %qs left uninstrumented: %s", fname, err);

@@ -227,10 +227,8 @@ ppgcc_form_superblocks (function *fun, const ppgcc_cfg &cfg,
     loops_state_set (LOOPS_NEED_FIXUP);
 
   /* The profile, renumbered on the new CFG.  */
-  ppgcc_build_cfg (fun, cfg2);
   char err[256];
-  pp_options opt = { 0 };
-  pp_numbering *n2 = pp_number (cfg2.graph, &opt, err, sizeof err);
+  pp_numbering *n2 = ppgcc_number_cfg (fun, cfg2, err, sizeof err);
   bool mapped = n2 != nullptr;
   std::unordered_map<edge, int> edge2;
   std::unordered_map<basic_block, int> node2;

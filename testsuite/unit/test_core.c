@@ -1,6 +1,7 @@
 /* CUnit tests of the core numbering library: the thesis examples, and
    property tests over random DAGs and random cyclic CFGs (fixed seeds).  */
 #include "test_core.h"
+#include "test_graphs.h"
 
 #include "pp/core.h"
 
@@ -11,29 +12,11 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static int
-node (pp_graph *g, const char *name)
-{
-  int v = pp_graph_find_node (g, name);
-  return v >= 0 ? v : pp_graph_add_node (g, name);
-}
-
-/* Builds a graph from "s a, s b, ..." with entry s and exit t.  */
+/* A graph from "a b, b c, ..." with entry s and exit t.  */
 static pp_graph *
 graph_from (const char *edges)
 {
-  pp_graph *g = pp_graph_new ();
-  pp_graph_set_entry (g, node (g, "s"));
-  pp_graph_set_exit (g, node (g, "t"));
-  char buf[1024];
-  snprintf (buf, sizeof buf, "%s", edges);
-  for (char *tok = strtok (buf, ","); tok; tok = strtok (NULL, ","))
-    {
-      char a[32], b[32];
-      if (sscanf (tok, " %31s %31s", a, b) == 2)
-        pp_graph_add_edge (g, node (g, a), node (g, b), 0, -1);
-    }
-  return g;
+  return test_graph_from (edges, "s", "t");
 }
 
 /* Ids of a path given as "s a c t".  */

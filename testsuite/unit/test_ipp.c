@@ -3,6 +3,7 @@
    profiles (lib/ipp_compose.c, thesis §3.5.2 "Alternative scheme"),
    checked on hand-made examples and against a brute-force oracle.  */
 #include "test_ipp.h"
+#include "test_graphs.h"
 
 #include "pp/ipp.h"
 
@@ -13,29 +14,11 @@
 
 /* ------------------------------------------------------------ helpers */
 
-static int
-node (pp_graph *g, const char *name)
-{
-  int v = pp_graph_find_node (g, name);
-  return v >= 0 ? v : pp_graph_add_node (g, name);
-}
-
-/* A graph from "ENTRY a, a b, ..." with entry ENTRY and exit EXIT.  */
+/* A graph from "a b, b c, ..." with entry ENTRY and exit EXIT.  */
 static pp_graph *
 graph_from (const char *edges)
 {
-  pp_graph *g = pp_graph_new ();
-  pp_graph_set_entry (g, node (g, "ENTRY"));
-  pp_graph_set_exit (g, node (g, "EXIT"));
-  char buf[1024];
-  snprintf (buf, sizeof buf, "%s", edges);
-  for (char *tok = strtok (buf, ","); tok; tok = strtok (NULL, ","))
-    {
-      char a[64], b[64];
-      if (sscanf (tok, " %63s %63s", a, b) == 2)
-        pp_graph_add_edge (g, node (g, a), node (g, b), 0, -1);
-    }
-  return g;
+  return test_graph_from (edges, "ENTRY", "EXIT");
 }
 
 /* Ball-Larus id of the path through the named nodes "ENTRY a b EXIT"
