@@ -438,16 +438,7 @@ ppgcc_ipp_choose (ipp_unit &u)
               cf->f = c.caller;
             }
           for (ipp_unit_fn *t : c.p.targets)
-            {
-              expanded.insert (t);
-              if (ppgcc_opts.opt_info)
-                inform (gimple_location (c.p.call), "ppgcc: call of %qs "
-                        "expanded into the path segments of %qs (depth "
-                        "%d)%s", t->name.c_str (), c.caller->name.c_str (),
-                        c.p.depth,
-                        c.p.indirect ? ", indirect: validated at run time"
-                                     : "");
-            }
+            expanded.insert (t);
           /* The parent, for now, as the point's index in the caller and
              the target; made a site index once the sites are laid out.  */
           c.p.parent = c.parent_point < 0
@@ -469,91 +460,138 @@ ppgcc_ipp_choose (ipp_unit &u)
     }
 }
 
-/* Lays out the sites (parents before children, a call point's sites
-   adjacent), ranks the points of each block, builds and numbers each
-   caller's supergraph.  A caller whose supergraph cannot be numbered
-   keeps its plain instrumentation.  */
+namespace {
+
+/* Lays out CF's sites from the chosen points ALL whose ACTIVE flag is set
+   (and whose parents are): parents before children, a call point's sites
+   adjacent, points ranked within their blocks; then builds and numbers
+   the supergraph (CF.sg and CF.sn, null with ERR when it cannot be).  */
+void
+lay_out (ipp_caller &cf, const std::vector<ipp_point> &all,
+         const std::vector<bool> &active, char *err, size_t errlen)
+{
+  /* Points arrive by depth; parents are encoded point*16+target.  */
+  std::vector<int> order;
+  for (size_t i = 0; i < all.size (); i++)
+    order.push_back ((int) i);
+  std::stable_sort (order.begin (), order.end (), [&] (int a, int b) {
+    return all[a].depth < all[b].depth;
+  });
+  std::vector<int> parent_site (all.size (), -1);
+  std::vector<int> new_index (all.size (), -1);
+  std::vector<ipp_point> laid;
+  int nsites = 0;
+  for (size_t k = 0; k < order.size ();)
+    {
+      size_t end = k;
+      while (end < order.size () && all[order[end]].depth == all[order[k]].depth)
+        end++;
+      /* This depth's live points, with their parents' sites.  */
+      std::vector<int> level;
+      for (size_t i = k; i < end; i++)
+        {
+          const ipp_point &p = all[order[i]];
+          if (!active[order[i]])
+            continue;
+          if (p.parent >= 0)
+            {
+              int pp = new_index[p.parent / 16];
+              if (pp < 0)
+                continue; /* its parent was dropped */
+              parent_site[order[i]] = laid[pp].first_site + p.parent % 16;
+            }
+          level.push_back (order[i]);
+        }
+      std::stable_sort (level.begin (), level.end (), [&] (int a, int b) {
+        const ipp_point &x = all[a], &y = all[b];
+        if (parent_site[a] != parent_site[b])
+          return parent_site[a] < parent_site[b];
+        return x.node != y.node ? x.node < y.node : x.order < y.order;
+      });
+      for (size_t i = 0; i < level.size (); i++)
+        {
+          ipp_point p = all[level[i]];
+          p.parent = parent_site[level[i]];
+          const ipp_point *prev = i ? &laid.back () : nullptr;
+          p.point = prev && prev->parent == p.parent && prev->node == p.node
+                        ? prev->point + 1 : 0;
+          p.first_site = nsites;
+          nsites += (int) p.targets.size ();
+          new_index[level[i]] = (int) laid.size ();
+          laid.push_back (p);
+        }
+      k = end;
+    }
+  cf.points.swap (laid);
+  cf.sites.clear ();
+  cf.site_point.clear ();
+  cf.site_target.clear ();
+  for (size_t i = 0; i < cf.points.size (); i++)
+    for (ipp_unit_fn *t : cf.points[i].targets)
+      {
+        const ipp_point &p = cf.points[i];
+        pp_ipp_site st = { p.parent, p.node, p.point, t->cfg.graph,
+                           t->name.c_str (), p.indirect };
+        cf.sites.push_back (st);
+        cf.site_point.push_back ((int) i);
+        cf.site_target.push_back (t);
+      }
+  cf.site_parent.assign (cf.sites.size (), false);
+  for (const pp_ipp_site &st : cf.sites)
+    if (st.parent >= 0)
+      cf.site_parent[st.parent] = true;
+  pp_ipp_free (cf.sg);
+  pp_numbering_free (cf.sn);
+  cf.sn = nullptr;
+  cf.sg = pp_ipp_build (cf.f->cfg.graph, cf.sites.data (),
+                        (int) cf.sites.size (), err, errlen);
+  pp_options opt = { 0 };
+  if (cf.sg)
+    cf.sn = pp_number (cf.sg->graph, &opt, err, errlen);
+}
+
+} // namespace
+
+/* Each caller's supergraph.  No path of it is cut (thesis §3.4.4 step 5
+   keeps the interesting segments whole): while its paths would overflow
+   64 bits, the coldest expanded call (and the calls below it) is given
+   up, with a note.  A caller whose supergraph cannot be numbered keeps
+   its plain instrumentation; one whose recorded segments (stage III) no
+   longer give the profile's supergraph too.  */
 void
 ppgcc_ipp_supergraphs (ipp_unit &u)
 {
   for (auto it = u.callers.begin (); it != u.callers.end ();)
     {
       ipp_caller &cf = **it;
-      /* Points arrive by depth; parents are encoded point*16+target.  */
-      std::vector<int> order (cf.points.size ());
-      for (size_t i = 0; i < order.size (); i++)
-        order[i] = (int) i;
-      std::vector<int> parent_site (cf.points.size (), -1);
-      std::vector<int> new_index (cf.points.size (), -1);
-      /* Depth by depth: the parents' sites are known before.  */
-      std::stable_sort (order.begin (), order.end (), [&] (int a, int b) {
-        return cf.points[a].depth < cf.points[b].depth;
-      });
-      std::vector<ipp_point> laid;
-      int nsites = 0;
-      for (size_t k = 0; k < order.size ();)
+      const std::vector<ipp_point> all = cf.points;
+      std::vector<bool> active (all.size (), true);
+      char err[256] = "";
+      for (;;)
         {
-          size_t end = k;
-          int depth = cf.points[order[k]].depth;
-          while (end < order.size () && cf.points[order[end]].depth == depth)
-            end++;
-          for (size_t i = k; i < end; i++)
+          lay_out (cf, all, active, err, sizeof err);
+          if (!cf.sn || !cf.sn->num_cuts || cf.f->segments)
+            break;
+          int coldest = -1;
+          for (size_t i = 0; i < all.size (); i++)
+            if (active[i] && (coldest < 0 || all[i].weight < all[coldest].weight))
+              coldest = (int) i;
+          if (coldest >= 0)
+            note_skip (all[coldest].call, "its segments would overflow the "
+                       "caller's 64-bit path numbers");
+          if (coldest < 0 || cf.points.size () <= 1)
             {
-              ipp_point &p = cf.points[order[i]];
-              if (p.parent >= 0)
-                {
-                  int pp = new_index[p.parent / 16];
-                  parent_site[order[i]] = laid[pp].first_site
-                                          + p.parent % 16;
-                }
+              /* Nothing left to expand: the caller's own paths.  */
+              err[0] = 0;
+              pp_numbering_free (cf.sn);
+              cf.sn = nullptr;
+              break;
             }
-          std::stable_sort (order.begin () + k, order.begin () + end,
-                            [&] (int a, int b) {
-                              const ipp_point &x = cf.points[a],
-                                              &y = cf.points[b];
-                              if (parent_site[a] != parent_site[b])
-                                return parent_site[a] < parent_site[b];
-                              return x.node != y.node ? x.node < y.node
-                                                      : x.order < y.order;
-                            });
-          for (size_t i = k; i < end; i++)
-            {
-              ipp_point p = cf.points[order[i]];
-              p.parent = parent_site[order[i]];
-              const ipp_point *prev = laid.empty () ? nullptr : &laid.back ();
-              p.point = prev && i > k && prev->parent == p.parent
-                                && prev->node == p.node
-                            ? prev->point + 1 : 0;
-              p.first_site = nsites;
-              nsites += (int) p.targets.size ();
-              new_index[order[i]] = (int) laid.size ();
-              laid.push_back (p);
-            }
-          k = end;
+          active[coldest] = false;
         }
-      cf.points.swap (laid);
-      for (size_t i = 0; i < cf.points.size (); i++)
-        for (ipp_unit_fn *t : cf.points[i].targets)
-          {
-            const ipp_point &p = cf.points[i];
-            pp_ipp_site s = { p.parent, p.node, p.point, t->cfg.graph,
-                              t->name.c_str (), p.indirect };
-            cf.sites.push_back (s);
-            cf.site_point.push_back ((int) i);
-            cf.site_target.push_back (t);
-          }
-      cf.site_parent.assign (cf.sites.size (), false);
-      for (const pp_ipp_site &s : cf.sites)
-        if (s.parent >= 0)
-          cf.site_parent[s.parent] = true;
-      char err[256];
-      cf.sg = pp_ipp_build (cf.f->cfg.graph, cf.sites.data (),
-                            (int) cf.sites.size (), err, sizeof err);
-      pp_options opt = { 0 };
-      if (cf.sg)
-        cf.sn = pp_number (cf.sg->graph, &opt, err, sizeof err);
       if (cf.sn && cf.f->segments
-          && pp_graph_checksum (cf.sg->graph) != cf.f->segments->checksum)
+          && (pp_graph_checksum (cf.sg->graph) != cf.f->segments->checksum
+              || cf.sn->num_cuts))
         {
           snprintf (err, sizeof err, "its supergraph differs from the "
                     "profile's");
@@ -562,12 +600,20 @@ ppgcc_ipp_supergraphs (ipp_unit &u)
         }
       if (!cf.sn)
         {
-          warning (0, "ppgcc: %qs keeps intraprocedural paths: %s",
-                   cf.f->name.c_str (), err);
+          if (err[0])
+            warning (0, "ppgcc: %qs keeps intraprocedural paths: %s",
+                     cf.f->name.c_str (), err);
           cf.f->segments = nullptr;
           it = u.callers.erase (it);
           continue;
         }
+      if (ppgcc_opts.opt_info)
+        for (const ipp_point &p : cf.points)
+          for (ipp_unit_fn *t : p.targets)
+            inform (gimple_location (p.call), "ppgcc: call of %qs expanded "
+                    "into the path segments of %qs (depth %d)%s",
+                    t->name.c_str (), cf.f->name.c_str (), p.depth,
+                    p.indirect ? ", indirect: validated at run time" : "");
       ++it;
     }
 }
