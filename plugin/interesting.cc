@@ -9,13 +9,11 @@
 
 #include <algorithm>
 
-namespace {
-
 /* The executed paths of F, the hottest first until they cover the
    -fprofile-paths-hot share of F's path executions.  */
 void
-hottest_paths (const ppd_fn *f, const pp_numbering *n,
-                std::vector<pp_pathid> &ids)
+ppgcc_hottest_paths (const ppd_fn *f, const pp_numbering *n,
+                     std::vector<pp_pathid> &ids)
 {
   std::vector<ppd_pair> run;
   unsigned __int128 total = 0;
@@ -40,6 +38,8 @@ hottest_paths (const ppd_fn *f, const pp_numbering *n,
       covered += p.count;
     }
 }
+
+namespace {
 
 /* Edge counts from F's path counts (lib/counts.c) as the CFG's edge
    weights: counter placement then puts the increments on the edges the
@@ -85,7 +85,7 @@ ppgcc_interesting_paths (function *fun, const char *name, uint32_t checksum,
       /* Not in the profile: it never ran in training (or is new).  */
       if (f)
         {
-          hottest_paths (f, n, ids);
+          ppgcc_hottest_paths (f, n, ids);
           set_edge_weights (f, cfg, n);
         }
     }

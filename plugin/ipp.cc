@@ -183,8 +183,7 @@ caller_interesting (ipp_caller &cf, std::vector<pp_pathid> &ids)
      ran (stage III).  */
   if (const ppd_fn *rec = cf.f->segments)
     {
-      std::vector<uint64_t> counts;
-      ppgcc_executed_paths (rec, cf.sn, ids, counts);
+      ppgcc_hottest_paths (rec, cf.sn, ids);
       std::sort (ids.begin (), ids.end ());
       return true;
     }

@@ -175,6 +175,12 @@ bool ppgcc_interesting_paths (function *fun, const char *name,
                               const pp_numbering *n,
                               std::vector<pp_pathid> &ids);
 
+/* interesting.cc: the executed paths of F (numbering N), the hottest
+   first until they cover the -fprofile-paths-hot share of F's path
+   executions.  */
+void ppgcc_hottest_paths (const ppd_fn *f, const pp_numbering *n,
+                          std::vector<pp_pathid> &ids);
+
 /* spec-paths.cc: adds to IDS the paths SPEC names for NAME.  */
 void ppgcc_spec_paths (const pp_spec *spec, const char *name,
                        uint32_t checksum, const ppgcc_cfg &cfg,
