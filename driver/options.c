@@ -124,6 +124,8 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         cl->ipp_depth = v;
       else if ((v = value_of (a, "-fprofile-paths-ipp-growth")))
         cl->ipp_growth = v;
+      else if ((v = value_of (a, "-fprofile-paths-ipp-contexts")))
+        cl->ipp_contexts = v;
       else if ((v = value_of (a, "-fprofile-paths-interesting")))
         cl->interesting = v;
       else if ((v = value_of (a, "-fprofile-paths-hot")))
@@ -202,7 +204,7 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
   size_t nfdo = sizeof fdo_flags / sizeof *fdo_flags;
-  char **args = XNEWVEC (char *, cl->npass + 24 + nfdo);
+  char **args = XNEWVEC (char *, cl->npass + 26 + nfdo);
   int n = 0;
   args[n++] = (char *) cc;
   if (plugin && cl->use_profile && !cl->mode)
@@ -233,6 +235,9 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->ipp_growth)
         args[n++] = concat ("-fplugin-arg-ppgcc-ipp-growth=", cl->ipp_growth,
                             NULL);
+      if (cl->ipp_contexts)
+        args[n++] = concat ("-fplugin-arg-ppgcc-ipp-contexts=",
+                            cl->ipp_contexts, NULL);
       if (cl->ppp_min_paths)
         args[n++] = concat ("-fplugin-arg-ppgcc-ppp-min-paths=",
                             cl->ppp_min_paths, NULL);
@@ -298,6 +303,8 @@ ppgcc_print_help (FILE *out)
          "  -fprofile-paths-ipp-depth=K      calls per segment (default 1)\n"
          "  -fprofile-paths-ipp-growth=P     code growth limit, % of the "
          "unit (default 100)\n"
+         "  -fprofile-paths-ipp-contexts=N   call sites per shared duplicate "
+         "(=clone; 0: all)\n"
          "  -fuse-path-profile[=PATH]        the profile in use: each "
          "object's .ppd, a\n"
          "                                   directory of them, or one "

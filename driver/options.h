@@ -19,6 +19,7 @@ typedef struct
   const char *ipp;           /* -fprofile-paths-ipp=inline|clone */
   const char *ipp_depth;     /* -fprofile-paths-ipp-depth=K */
   const char *ipp_growth;    /* -fprofile-paths-ipp-growth=PERCENT */
+  const char *ipp_contexts;  /* -fprofile-paths-ipp-contexts=N */
   const char *interesting, *hot;
   int use_profile;       /* -fuse-path-profile[=PATH] */
   const char *use_path;

@@ -14,7 +14,8 @@
    2. The callee part of the supergraph runs in a duplicate of the callee
       to which the caller hands its path registers and which hands them
       back (§3.4.5, Fig 3.14):  tmp = r; callee.dup (args, &tmp); r = tmp.
-      - clone: one duplicate per callee, shared by all its call sites.
+      - clone: one duplicate per callee, shared by all its call sites (by
+        at most -fprofile-paths-ipp-contexts of them: then another).
         Each site is a context: the duplicate keeps one register set per
         context (each edge adds every context's increment, as the thesis
         says), counts only for the running context (its number is the
@@ -76,11 +77,11 @@ make_dup (ipp_unit_fn *callee, bool shared)
 {
   auto d = std::make_unique<ipp_dup> ();
   d->callee = callee;
-  /* Per-site copies are numbered: clone names are not made unique
-     everywhere (at -O0 two copies of one callee would clash).  */
+  /* Copies are numbered: clone names are not made unique everywhere
+     (two copies of one callee would clash).  */
   static unsigned serial;
-  std::string suffix = shared ? "pp_ipp"
-                              : "pp_ipp_in" + std::to_string (serial++);
+  std::string suffix = (shared ? "pp_ipp" : "pp_ipp_in")
+                       + std::to_string (serial++);
   push_cfun (callee->fun);
   cgraph_node *node = callee->node->create_version_clone_with_body (
       vNULL, NULL, NULL, NULL, NULL, suffix.c_str (), NULL_TREE, false);
@@ -131,7 +132,11 @@ make_dup (ipp_unit_fn *callee, bool shared)
 void
 make_dups (ipp_unit &u, std::vector<std::unique_ptr<ipp_dup> > &dups)
 {
+  /* The shared duplicate of each callee that still takes contexts, and
+     how many it has: past -fprofile-paths-ipp-contexts a new one starts
+     (each context costs every probe of the duplicate an increment).  */
   std::map<ipp_unit_fn *, ipp_dup *> shared_dup;
+  std::map<ipp_dup *, unsigned long long> taken;
   for (auto it = u.callers.begin (); it != u.callers.end ();)
     {
       ipp_caller &cf = **it;
@@ -142,6 +147,9 @@ make_dups (ipp_unit &u, std::vector<std::unique_ptr<ipp_dup> > &dups)
           bool shared = ppgcc_opts.ipp == ppgcc_options::IPP_CLONE
                         && !cf.site_parent[s];
           ipp_dup *d = shared ? shared_dup[t] : nullptr;
+          if (d && ppgcc_opts.ipp_contexts
+              && taken[d] >= ppgcc_opts.ipp_contexts)
+            d = nullptr;
           if (!d)
             {
               std::unique_ptr<ipp_dup> nd = make_dup (t, shared);
@@ -153,6 +161,8 @@ make_dups (ipp_unit &u, std::vector<std::unique_ptr<ipp_dup> > &dups)
             }
           cf.site_dup.push_back (d);
           ok &= d != nullptr;
+          if (d)
+            taken[d]++;
         }
       if (!ok)
         {

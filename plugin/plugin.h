@@ -86,6 +86,8 @@ struct ppgcc_options
   enum { IPP_NONE, IPP_INLINE, IPP_CLONE } ipp = IPP_NONE;
   unsigned long long ipp_depth = 1;    /* -fprofile-paths-ipp-depth=K */
   unsigned long long ipp_growth = 100; /* -fprofile-paths-ipp-growth=P */
+  unsigned long long ipp_contexts = 0; /* -fprofile-paths-ipp-contexts=N:
+                                          sites per shared duplicate */
 };
 extern ppgcc_options ppgcc_opts;
 

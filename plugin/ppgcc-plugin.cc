@@ -431,6 +431,12 @@ parse_args (struct plugin_name_args *info)
               return false;
             }
         }
+      else if (!strcmp (key, "ipp-contexts"))
+        {
+          if (!parse_count (val, "-fprofile-paths-ipp-contexts",
+                            &ppgcc_opts.ipp_contexts))
+            return false;
+        }
       else if (!strcmp (key, "ipp-growth"))
         {
           if (!parse_count (val, "-fprofile-paths-ipp-growth",
