@@ -103,14 +103,8 @@ make_dup (ipp_unit_fn *callee, bool shared)
     d->ctx_parm = add_parm (d->decl, unsigned_type_node, "pp_ctx");
   tree decl = d->decl;
   if (shared)
-    {
-      /* Shared by its contexts: never put back into a caller.  */
-      DECL_ATTRIBUTES (decl) = tree_cons (get_identifier ("noinline"),
-                                          NULL_TREE, DECL_ATTRIBUTES (decl));
-      DECL_UNINLINABLE (decl) = 1;
-      DECL_DECLARED_INLINE_P (decl) = 0;
-      DECL_DISREGARD_INLINE_LIMITS (decl) = 0;
-    }
+    /* Shared by its contexts: never put back into a caller.  */
+    ppgcc_make_outlined (decl);
   else if (ppgcc_opts.ipp == ppgcc_options::IPP_INLINE)
     {
       /* Selective inlining: in place at its one call, at any -O (at -O0

@@ -238,6 +238,9 @@ void ppgcc_switch_mark_unit ();
    (false when the two CFGs differ).  */
 bool ppgcc_forwardable_p (function *fun);
 bool ppgcc_map_copy_cfg (function *fun, function *copy, ppgcc_cfg &cfg);
+/* Makes the copy DECL a function of its own: never inlined (noinline;
+   always_inline and flatten dropped).  */
+void ppgcc_make_outlined (tree decl);
 
 /* switch-entry.cc: -fprofile-paths-switch=entry.  Makes FUN's copy
    f.pp_on and gives FUN its entry test; CFG's blocks and edges are moved

@@ -137,8 +137,8 @@ ppgcc_map_copy_cfg (function *fun, function *copy, ppgcc_cfg &cfg)
 
 /* The copy is a function of its own: no inlining back into f (f would
    grow again), no always_inline, not a constructor.  */
-static void
-make_outlined (tree decl)
+void
+ppgcc_make_outlined (tree decl)
 {
   tree attrs = NULL_TREE;
   for (tree a = DECL_ATTRIBUTES (decl); a; a = TREE_CHAIN (a))
@@ -265,7 +265,7 @@ ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg)
       on->remove ();
       return nullptr;
     }
-  make_outlined (on->decl);
+  ppgcc_make_outlined (on->decl);
   add_dispatch (fun, on->decl);
   return copy;
 }
