@@ -537,6 +537,11 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
       return 1;
     }
 
+  if (ppgcc_opts.ipp != ppgcc_options::IPP_NONE && !ppgcc_opts.use_profile)
+    warning (0, "ppgcc: %<-fprofile-paths-ipp%> expands the calls a "
+             "%<-fuse-path-profile%> profile ran; with none, %s gets "
+             "intraprocedural paths", main_input_filename);
+
   /* With -flto our registration data would have to be emitted after
      free_lang_data (as gcov does); until then, decline cleanly rather
      than risk the compiler.  */
