@@ -10,7 +10,11 @@
    Before each return: __pp_exit (tok); a leaf (a function that calls
    nothing) enters with __pp_enter_leaf instead, which pushes nothing, and
    has no exit (measured on bzip2: most context entries are of its leaf
-   mainGtU).  A path end with metrics calls
+   mainGtU).  Without metrics, each call site K of a function with calls
+   stores its callee slot first (__pp_slot = tok + slots + K), and a
+   leaf's entry is inline: its context's token from the slot when it is
+   the leaf's for this return address, else __pp_enter_leaf, which fills
+   the slot (rt_abi.h, doc/cct.md "Callee slots").  A path end with metrics calls
    __pp_metric_path (&acc[id * nmetrics], nmetrics), which charges the
    path with the metrics' change since it started less its callees' share
    (the runtime saves the caller's share at entry and restores it at exit,

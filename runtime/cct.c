@@ -560,6 +560,24 @@ __pp_exit (uint64_t *tok)
       return;
     }
   uint32_t i = t->depth;
+  if (__builtin_expect (i > t->base && !__pp_metric_n, 1))
+    {
+      struct cct_entry *e = &t->stack[i - 1];
+      if (__builtin_expect (e->rec->slots == tok, 1))
+        {
+          /* The common exit: this call is the top entry and there are no
+             metrics to settle: pop_to (t, i - 1) in short.  A signal
+             handler landing anywhere here finds the entry either still
+             pushed (active or not: it pushes above it and pops back) or
+             popped.  */
+          uint64_t **slot = e->slot;
+          e->rec->active--;
+          atomic_signal_fence (memory_order_seq_cst);
+          t->depth = i - 1;
+          __pp_slot = slot;
+          return;
+        }
+    }
   while (i > t->base && t->stack[i - 1].rec->slots != tok)
     i--;
   if (i == t->base)
