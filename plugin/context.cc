@@ -10,7 +10,11 @@
    Before each return: __pp_exit (tok); a leaf (a function that calls
    nothing) enters with __pp_enter_leaf instead, which pushes nothing, and
    has no exit (measured on bzip2: most context entries are of its leaf
-   mainGtU).  A path end with metrics calls
+   mainGtU).  Without metrics, each call site K of a function with calls
+   stores its callee slot first (__pp_slot = tok + slots + K), and a
+   leaf's entry is inline: its context's token from the slot when it is
+   the leaf's for this return address, else __pp_enter_leaf, which fills
+   the slot (rt_abi.h, doc/cct.md "Callee slots").  A path end with metrics calls
    __pp_metric_path (&acc[id * nmetrics], nmetrics), which charges the
    path with the metrics' change since it started less its callees' share
    (the runtime saves the caller's share at entry and restores it at exit,
@@ -61,9 +65,17 @@ enter_leaf_fn ()
   return decl;
 }
 
-/* Whether FUN calls nothing that could enter another context: no calls
-   but to GCC's own builtins (which do not call back).  Its entry then
-   pushes nothing and it needs no exit (__pp_enter_leaf).  */
+/* Whether STMT is a call that could enter another context: any call but
+   to GCC's own builtins (which do not call back).  */
+static bool
+site_p (gimple *stmt)
+{
+  return is_gimple_call (stmt) && !gimple_call_internal_p (stmt)
+         && !gimple_call_builtin_p (stmt, BUILT_IN_NORMAL);
+}
+
+/* Whether FUN calls nothing that could enter another context.  Its entry
+   then pushes nothing and it needs no exit (__pp_enter_leaf).  */
 static bool
 leaf_p (function *fun)
 {
@@ -73,13 +85,163 @@ leaf_p (function *fun)
          gsi_next (&gsi))
       {
         gimple *stmt = gsi_stmt (gsi);
-        if (is_gimple_call (stmt) && !gimple_call_internal_p (stmt)
-            && !gimple_call_builtin_p (stmt, BUILT_IN_NORMAL))
+        if (site_p (stmt))
           return false;
         if (gimple_code (stmt) == GIMPLE_ASM)
           return false;
       }
   return true;
+}
+
+/* The runtime's __pp_slot (rt_abi.h), thread-local: the callee slot of
+   the call being made.  Initial-exec (or local-exec, in an executable):
+   one instruction to reach it, as the runtime's own.  */
+static tree
+slot_var ()
+{
+  static tree decl;
+  if (!decl)
+    {
+      decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                         get_identifier ("__pp_slot"),
+                         build_pointer_type (ptr_u64 ()));
+      DECL_EXTERNAL (decl) = 1;
+      TREE_PUBLIC (decl) = 1;
+      DECL_ARTIFICIAL (decl) = 1;
+      DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
+      DECL_VISIBILITY_SPECIFIED (decl) = 1;
+      tls_model model = decl_default_tls_model (decl);
+      if (model < TLS_MODEL_INITIAL_EXEC)
+        model = TLS_MODEL_INITIAL_EXEC;
+      set_decl_tls_model (decl, model);
+    }
+  return decl;
+}
+
+/* Before each call site K of FUN: __pp_slot = its callee slot in this
+   call's context record (PLDI'97 §4.2), for the callee's inline entry.
+   Returns the number of sites.  */
+static uint32_t
+store_slots (function *fun, const ppgcc_fn &fn)
+{
+  uint64_t first = PP_CCT_SLOTS_OF (fn.flags, fn.num_paths, fn.nmetrics);
+  tree slot_ptr = build_pointer_type (ptr_u64 ());
+  uint32_t k = 0;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        gimple *stmt = gsi_stmt (gsi);
+        if (!site_p (stmt))
+          continue;
+        gimple_seq seq = NULL;
+        tree a = create_tmp_reg (ptr_u64 (), "pp_slota");
+        gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                       a, POINTER_PLUS_EXPR, fn.token,
+                                       size_int ((first + k) * 8)));
+        tree b = create_tmp_reg (slot_ptr, "pp_slot");
+        gimple_seq_add_stmt (&seq, gimple_build_assign (b, NOP_EXPR, a));
+        gimple_seq_add_stmt (&seq, gimple_build_assign (slot_var (), b));
+        gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+        k++;
+      }
+  return k;
+}
+
+/* MEM[(TYPE *) PTR + OFF].  */
+static tree
+mem_at (tree type, tree ptr, HOST_WIDE_INT off)
+{
+  return build2 (MEM_REF, type, ptr,
+                 build_int_cst (build_pointer_type (type), off));
+}
+
+/* The leaf's inline entry (rt_abi.h), around its __pp_enter_leaf call:
+     t = *__pp_slot;
+     if (((uintptr) t[PP_CCT_FN] ^ (uintptr) &desc
+          | (uintptr) t[PP_CCT_KEY] ^ (uintptr) ret) == 0)
+       { t[PP_CCT_CALLS]++; tok = t; }
+     else
+       tok = __pp_enter_leaf (&desc, ret, frame);
+   Made once the probes are in: the call's block is split around it.  */
+static void
+inline_leaf_entry (function *fun, const ppgcc_fn &fn)
+{
+  gcall *call = fn.enter_leaf;
+  basic_block bb = gimple_bb (call);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_prev (&gsi);
+  edge slow = gsi_end_p (gsi) ? split_block_after_labels (bb)
+                              : split_block (bb, gsi_stmt (gsi));
+  basic_block head = slow->src, cb = slow->dest;
+  basic_block join = split_block (cb, call)->dest;
+
+  tree uptr = pointer_sized_int_node;
+  tree ret = gimple_call_arg (call, 1);
+  gimple_seq seq = NULL;
+  tree s = create_tmp_reg (build_pointer_type (ptr_u64 ()), "pp_s");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (s, slot_var ()));
+  tree t = create_tmp_reg (ptr_u64 (), "pp_t");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (t, mem_at (ptr_u64 (), s,
+                                                             0)));
+  tree f = create_tmp_reg (ptr_type_node, "pp_f");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                 f, mem_at (ptr_type_node, t,
+                                            8 * PP_CCT_FN)));
+  tree k = create_tmp_reg (ptr_type_node, "pp_k");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                 k, mem_at (ptr_type_node, t,
+                                            8 * PP_CCT_KEY)));
+  tree fi = create_tmp_reg (uptr, "pp_fi");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (fi, NOP_EXPR, f));
+  tree di = create_tmp_reg (uptr, "pp_di");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                 di, NOP_EXPR, gimple_call_arg (call, 0)));
+  tree x = create_tmp_reg (uptr, "pp_x");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (x, BIT_XOR_EXPR, fi, di));
+  tree ki = create_tmp_reg (uptr, "pp_ki");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (ki, NOP_EXPR, k));
+  tree ri = create_tmp_reg (uptr, "pp_ri");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (ri, NOP_EXPR, ret));
+  tree y = create_tmp_reg (uptr, "pp_y");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (y, BIT_XOR_EXPR, ki, ri));
+  tree z = create_tmp_reg (uptr, "pp_z");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (z, BIT_IOR_EXPR, x, y));
+  gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, z,
+                                                build_int_cst (uptr, 0),
+                                                NULL_TREE, NULL_TREE));
+  gsi = gsi_last_bb (head);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+
+  slow->flags &= ~EDGE_FALLTHRU;
+  slow->flags |= EDGE_TRUE_VALUE;
+  slow->probability = profile_probability::unlikely ();
+  basic_block hit = create_empty_bb (head);
+  if (current_loops)
+    add_bb_to_loop (hit, head->loop_father);
+  edge e = make_edge (head, hit, EDGE_FALSE_VALUE);
+  e->probability = slow->probability.invert ();
+  hit->count = head->count.apply_probability (e->probability);
+  cb->count = head->count.apply_probability (slow->probability);
+  make_single_succ_edge (hit, join, EDGE_FALLTHRU);
+
+  seq = NULL;
+  tree c = create_tmp_reg (ppgcc_u64_type (), "pp_calls");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                 c, mem_at (ppgcc_u64_type (), t,
+                                            8 * PP_CCT_CALLS)));
+  tree c1 = create_tmp_reg (ppgcc_u64_type (), "pp_calls");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                 c1, PLUS_EXPR, c,
+                                 build_int_cst (ppgcc_u64_type (), 1)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                 mem_at (ppgcc_u64_type (), t,
+                                         8 * PP_CCT_CALLS), c1));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (fn.token, t));
+  gsi = gsi_start_bb (hit);
+  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  (void) fun;
 }
 
 static tree
@@ -131,6 +293,12 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
                                    frame);
   gimple_call_set_lhs (call, fn.token);
   gimple_seq_add_stmt (&seq, call);
+  /* Callee slots: only without metrics (the runtime fills none then).  */
+  bool inline_entries = ppgcc_opts.cct && !ppgcc_opts.nmetrics;
+  if (inline_entries && fn.leaf)
+    fn.enter_leaf = call;
+  else if (inline_entries)
+    fn.num_sites = store_slots (fun, fn);
   bool slots = ppgcc_opts.cct && !(fn.flags & PP_FN_HASHED);
   if (slots)
     {
@@ -185,6 +353,8 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
   /* Every return: after the path end's probe there (committed already),
      before the return itself.  Calls that do not return, and longjmp,
      leave no exit: the runtime recovers by the frame address.  */
+  if (fn.enter_leaf)
+    inline_leaf_entry (fun, fn);
   if (fn.leaf)
     return;
   edge e;

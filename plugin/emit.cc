@@ -61,6 +61,8 @@ fn_desc_type ()
                                                        TYPE_QUAL_CONST)));
   add_field (&fields, "num_trained", ppgcc_u64_type ());
   add_field (&fields, "metrics", build_pointer_type (ppgcc_u64_type ()));
+  add_field (&fields, "num_sites", unsigned_type_node);
+  add_field (&fields, "reserved", unsigned_type_node);
   finish_builtin_struct (desc_type, "__pp_fn_desc", fields, NULL_TREE);
   return desc_type;
 }
@@ -299,6 +301,9 @@ ppgcc_emit_unit ()
                                 fold_convert (counters_ptr,
                                               build_fold_addr_expr (
                                                   fn.metrics)));
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 15),
+                              build_int_cstu (unsigned_type_node,
+                                              fn.num_sites));
       DECL_INITIAL (fn.desc) = build_constructor (dtype, v);
       define_var (fn.desc);
       CONSTRUCTOR_APPEND_ELT (ptrs, NULL_TREE, build_fold_addr_expr (fn.desc));

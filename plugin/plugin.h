@@ -121,6 +121,10 @@ struct ppgcc_fn
      (else NULL_TREE: `counters`), and the metrics' accumulators.  */
   tree token = NULL_TREE, count_base = NULL_TREE, metric_base = NULL_TREE;
   bool leaf = false;             /* enters by __pp_enter_leaf, no exit */
+  uint32_t num_sites = 0;        /* call sites with a callee slot */
+  gcall *enter_leaf = nullptr;   /* the leaf's __pp_enter_leaf call, given
+                                    its inline fast path once the probes
+                                    are in (context.cc) */
 };
 extern std::vector<ppgcc_fn> ppgcc_fns;
 

@@ -38,6 +38,14 @@ static int any_mismatch; /* a unit whose metric list is not the program's */
 static __thread struct cct_thread *self
     __attribute__ ((tls_model ("initial-exec")));
 
+/* What an empty callee slot holds: the token of a record of no function
+   (no inline entry matches it), and where __pp_slot points before any
+   call site stored it.  */
+static struct cct_rec empty_rec;
+static uint64_t *empty_slot = empty_rec.slots;
+__attribute__ ((tls_model ("initial-exec")))
+__thread uint64_t **__pp_slot = &empty_slot;
+
 static void
 die (const char *msg)
 {
@@ -156,14 +164,16 @@ static struct cct_rec *
 rec_new (struct cct_thread *t, struct __pp_fn_desc *fn,
          struct cct_rec *parent, void *site, struct cct_edge **edge)
 {
-  uint64_t npaths = 0, nacc = 0;
+  uint64_t npaths = 0, nacc = 0, nsites = 0;
   if ((fn->flags & PP_FN_CCT) && !(fn->flags & (PP_FN_HASHED | PP_FN_HPT)))
     {
       npaths = fn->num_paths;
       nacc = fn->num_paths * fn->nmetrics;
     }
-  struct cct_rec *r
-      = arena_alloc (t, sizeof *r + (npaths + nacc) * sizeof (uint64_t));
+  if (fn->flags & PP_FN_CCT)
+    nsites = fn->num_sites;
+  struct cct_rec *r = arena_alloc (
+      t, sizeof *r + (npaths + nacc + nsites) * sizeof (uint64_t));
   struct cct_edge *e = arena_alloc (t, sizeof *e);
   if (!r || !e)
     die ("ppgcc profile: out of memory for calling context records\n");
@@ -183,6 +193,8 @@ rec_new (struct cct_thread *t, struct __pp_fn_desc *fn,
       r->acc_hi = fn->metrics + fn->num_paths * fn->nmetrics;
     }
   r->nmet = metrics_ok (fn) ? fn->nmetrics : 0;
+  for (uint64_t k = 0; k < nsites; k++)
+    ((uint64_t **) (r->slots + r->nslots))[k] = empty_slot;
   r->via = e;
   e->site = site;
   e->fn = fn;
@@ -358,6 +370,7 @@ push_entry (struct cct_thread *t, uint32_t i, struct cct_rec *r,
       s->rec = r;
       s->frame = fr;
       s->ret = ret;
+      s->slot = __pp_slot;
       for (uint32_t m = 0; m < n; m++)
         s->saved[m] = unclaimed (t, m, now);
       atomic_signal_fence (memory_order_seq_cst);
@@ -430,17 +443,50 @@ __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
   return r->slots;
 }
 
-/* A leaf's entry: __pp_enter's lookup without the push (rt_abi.h).  */
+/* Fills the callee slot __pp_slot points at with R's token when it is a
+   slot of R's parent (the caller stored it before this call) and the call
+   was counted in R as a tree child, without metrics: the leaf's inline
+   entry then finds R while the call comes from the same return address
+   RET_ADDR through the same slot (rt_abi.h).  A slot of another record
+   (a signal handler's, an uninstrumented caller's stale one) is left
+   alone.  */
+static inline void
+fill_slot (struct cct_rec *r, void *ret_addr)
+{
+  struct cct_rec *p = r->parent;
+  uint64_t **s = __pp_slot;
+  if (__pp_metric_n || !p || !p->fn || !(p->fn->flags & PP_FN_CCT)
+      || !r->site || r->active)
+    return;
+  uint64_t **first = (uint64_t **) (p->slots + p->nslots);
+  if (s < first || s >= first + p->fn->num_sites)
+    return;
+  r->key = ret_addr;
+  /* A signal handler's inline entry may read the slot: it sees the old
+     token or this one, with its key.  */
+  atomic_signal_fence (memory_order_seq_cst);
+  *s = r->slots;
+}
+
+/* A leaf's entry, when its inline one missed: __pp_enter's lookup without
+   the push (rt_abi.h).  */
 uint64_t *
 __pp_enter_leaf (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
 {
   uint32_t d;
   struct cct_rec *r = fast_record (self, fn, ret_addr, frame, &d);
   if (__builtin_expect (r != NULL, 1))
-    return r->slots;
+    {
+      fill_slot (r, ret_addr);
+      return r->slots;
+    }
   /* Rare: the general entry, then its exit at once.  */
   uint64_t *tok = enter_slow (fn, ret_addr, frame);
   __pp_exit (tok);
+  fill_slot ((struct cct_rec *) ((char *) tok
+                                 - __builtin_offsetof (struct cct_rec,
+                                                       slots)),
+             ret_addr);
   return tok;
 }
 
@@ -514,6 +560,24 @@ __pp_exit (uint64_t *tok)
       return;
     }
   uint32_t i = t->depth;
+  if (__builtin_expect (i > t->base && !__pp_metric_n, 1))
+    {
+      struct cct_entry *e = &t->stack[i - 1];
+      if (__builtin_expect (e->rec->slots == tok, 1))
+        {
+          /* The common exit: this call is the top entry and there are no
+             metrics to settle: pop_to (t, i - 1) in short.  A signal
+             handler landing anywhere here finds the entry either still
+             pushed (active or not: it pushes above it and pops back) or
+             popped.  */
+          uint64_t **slot = e->slot;
+          e->rec->active--;
+          atomic_signal_fence (memory_order_seq_cst);
+          t->depth = i - 1;
+          __pp_slot = slot;
+          return;
+        }
+    }
   while (i > t->base && t->stack[i - 1].rec->slots != tok)
     i--;
   if (i == t->base)
@@ -521,7 +585,11 @@ __pp_exit (uint64_t *tok)
   uint64_t now[PPC_MAX_METRICS];
   if (__pp_metric_n)
     read_now (t, now);
+  uint64_t **slot = t->stack[i - 1].slot;
   pop_to (t, i - 1, now);
+  /* The caller's slot, as at this call's entry: a signal handler's
+     calls do not leave theirs to the code it interrupted.  */
+  __pp_slot = slot;
 }
 
 void

@@ -38,12 +38,11 @@ struct cct_edge
    __pp_enter returns points at slots.  */
 struct cct_rec
 {
-  struct __pp_fn_desc *fn;
   struct cct_rec *parent;
   void *site;                    /* return address; NULL in flat mode,
                                     CCT_SITE_INLINED */
-  uint64_t calls, recursive;     /* recursive: calls made while the record
-                                    was already active (§4.1: folded) */
+  uint64_t recursive;            /* calls made while the record was
+                                    already active (§4.1: folded) */
   uint64_t active;               /* its entries on the shadow stack */
   uint64_t excl[PPC_MAX_METRICS]; /* exclusive totals per metric */
   struct cct_edge *_Atomic children;
@@ -56,8 +55,23 @@ struct cct_rec
   uint32_t dump_node;            /* cct_dump.c's scratch */
   uint64_t nslots;               /* u64s in slots */
   struct cct_edge *via;          /* the tree link to it from its parent */
-  uint64_t slots[];
+  /* The last three words before slots are the ABI's (rt_abi.h:
+     PP_CCT_FN, PP_CCT_KEY, PP_CCT_CALLS): inline entries read them.  */
+  struct __pp_fn_desc *fn;
+  void *key;                     /* the return address a callee slot was
+                                    filled for (see __pp_slot) */
+  uint64_t calls;
+  uint64_t slots[];              /* then PP_CCT_SLOTS: fn->num_sites
+                                    callee slots (tokens) */
 };
+_Static_assert (sizeof (struct cct_rec) % 8 == 0
+                    && __builtin_offsetof (struct cct_rec, fn)
+                           == sizeof (struct cct_rec) + 8 * PP_CCT_FN
+                    && __builtin_offsetof (struct cct_rec, key)
+                           == sizeof (struct cct_rec) + 8 * PP_CCT_KEY
+                    && __builtin_offsetof (struct cct_rec, calls)
+                           == sizeof (struct cct_rec) + 8 * PP_CCT_CALLS,
+                "cct_rec's last words are rt_abi.h's");
 
 /* An active call: its record, frame and return address (a function
    inlined into its caller has the caller's); SAVED, the caller's metric
@@ -68,6 +82,8 @@ struct cct_entry
   struct cct_rec *rec;
   uintptr_t frame;
   void *ret;
+  uint64_t **slot;               /* __pp_slot at the entry (the exit
+                                    restores it) */
   uint64_t saved[PPC_MAX_METRICS];
 };
 

@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 3u
+#define PP_ABI_VERSION 4u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* counters == NULL: paths go to the hash table */
@@ -72,6 +72,11 @@ struct __pp_fn_desc
      accumulates metric m over the executions of path id (PLDI'97 §3.1);
      else NULL.  */
   uint64_t *metrics;
+  /* PP_FN_CCT: the function's call sites (calls not to GCC's builtins),
+     numbered from 0 in statement order; each has a callee slot in the
+     function's context records (__pp_slot below).  0: none used.  */
+  uint32_t num_sites;
+  uint32_t reserved;
 };
 
 struct __pp_unit
@@ -120,6 +125,35 @@ void __pp_exit (uint64_t *tok);
 uint64_t *__pp_enter_leaf (struct __pp_fn_desc *fn, void *ret_addr,
                            void *frame);
 void __pp_metric_path (uint64_t *acc, uint32_t nmetrics);
+
+/* Callee slots (PLDI'97 §4.2): a context record of a PP_FN_CCT function
+   with num_sites > 0 holds, after its counters and metrics (at
+   PP_CCT_SLOTS (desc) u64s from its token), one slot per call site:
+   a token of a callee's context (initially one whose function is none).
+   Before call site K a cct function without metrics stores
+     __pp_slot = (uint64_t **) (tok + PP_CCT_SLOTS (desc)) + K;
+   and a leaf's entry is inline:
+     t = *__pp_slot;
+     if (t[PP_CCT_FN] == &desc && t[PP_CCT_KEY] == return address)
+       { t[PP_CCT_CALLS]++; tok = t; }
+     else
+       tok = __pp_enter_leaf (...);
+   __pp_enter_leaf fills the slot (the runtime's own record of the call,
+   found as ever) when the slot is its parent's; a non-leaf's __pp_exit
+   restores __pp_slot as it was at its entry (a signal handler's calls do
+   not leave their slot to the code they interrupted).  A hit is exact:
+   the key is the call's return address (the caller's own when the leaf
+   was inlined).  The words before a token: */
+#define PP_CCT_FN (-3)    /* struct __pp_fn_desc * */
+#define PP_CCT_KEY (-2)   /* the return address the slot was filled for */
+#define PP_CCT_CALLS (-1) /* the context's calls */
+#define PP_CCT_SLOTS_OF(flags, num_paths, nmetrics)                         \
+  (((flags) & PP_FN_CCT) && !((flags) & (PP_FN_HASHED | PP_FN_HPT))         \
+       ? (uint64_t) (num_paths) * (1 + (uint64_t) (nmetrics))               \
+       : 0)
+#define PP_CCT_SLOTS(fn)                                                    \
+  PP_CCT_SLOTS_OF ((fn)->flags, (fn)->num_paths, (fn)->nmetrics)
+extern __thread uint64_t **__pp_slot;
 void __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t path_id);
 /* x86-64: __pp_hash_hit for a PPP miss, called from inline assembly with
    FN in %rdi and the id in %rsi after stepping over the red zone; it

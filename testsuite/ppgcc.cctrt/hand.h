@@ -42,6 +42,13 @@
                                                              : f##_metrics \
   }
 #define DESC(f, npaths) DESC_FLAGS (f, npaths, FN_FLAGS)
+/* With NSITES call sites, each with a callee slot (rt_abi.h).  */
+#define DESC_SITES(f, npaths, nsites)                                      \
+  static struct __pp_fn_desc f##_desc = {                                  \
+    .name = #f, .cfg_checksum = 7, .flags = FN_FLAGS,                     \
+    .num_paths = (npaths), .meta = "", .nmetrics = NM,                     \
+    .num_sites = (nsites)                                                  \
+  }
 
 /* At the function's entry, its path ends, its returns.  */
 #define ENTER(f)                                                           \
@@ -68,6 +75,18 @@
     }                                                                      \
   while (0)
 #define EXIT() __pp_exit (pp_tok)
+/* A leaf's inline entry (no EXIT), and the store before call site K of a
+   function of DESC_SITES, as the plugin makes them without metrics.  */
+#define ENTER_LEAF(f)                                                      \
+  struct __pp_fn_desc *pp_d = &f##_desc;                                   \
+  void *pp_ra = __builtin_return_address (0);                              \
+  uint64_t *pp_tok = *__pp_slot;                                           \
+  if ((pp_tok[PP_CCT_FN] ^ (uint64_t) (uintptr_t) pp_d                     \
+       | pp_tok[PP_CCT_KEY] ^ (uint64_t) (uintptr_t) pp_ra) == 0)          \
+    pp_tok[PP_CCT_CALLS]++;                                                \
+  else                                                                     \
+    pp_tok = __pp_enter_leaf (pp_d, pp_ra, __builtin_frame_address (0))
+#define SITE(k) (__pp_slot = (uint64_t **) (pp_tok + PP_CCT_SLOTS (pp_d)) + (k))
 
 /* The unit and its constructor.  */
 #define UNIT(...)                                                          \
