@@ -102,10 +102,9 @@ make_dup (ipp_unit_fn *callee, bool shared)
   if (shared)
     d->ctx_parm = add_parm (d->decl, unsigned_type_node, "pp_ctx");
   tree decl = d->decl;
-  if (shared)
-    /* Shared by its contexts: never put back into a caller.  */
-    ppgcc_make_outlined (decl);
-  else if (ppgcc_opts.ipp == ppgcc_options::IPP_INLINE)
+  /* A shared one is made out of line once it has its contexts
+     (make_dups).  */
+  if (!shared && ppgcc_opts.ipp == ppgcc_options::IPP_INLINE)
     {
       /* Selective inlining: in place at its one call, at any -O (at -O0
          only always_inline is inlined).  */
@@ -173,6 +172,13 @@ make_dups (ipp_unit &u, std::vector<std::unique_ptr<ipp_dup> > &dups)
         }
       ++it;
     }
+  /* Shared by several contexts: never put back into a caller (its body
+     would then be copied per context after all).  A shared duplicate
+     that serves one site is left to GCC's inliner, as a plain local
+     function called once.  */
+  for (auto &d : dups)
+    if (d->ctx_parm && d->contexts.size () > 1)
+      ppgcc_make_outlined (d->decl);
 }
 
 /* The interesting supergraph paths of CF (thesis §3.4.4 step 6): from the
