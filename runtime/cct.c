@@ -530,13 +530,14 @@ PROBE_FRAME uint64_t *
 __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
 {
   PROBE_FRAME_HERE ();
+  if (__builtin_expect (__pp_metric_n != 0, 0))
+    return enter_slow (fn, ret_addr, frame); /* no slots, no fast path */
   struct cct_thread *t = self;
   uint64_t *tok = *__pp_slot;
   struct cct_rec *r = (struct cct_rec *) ((char *) tok
                                           - __builtin_offsetof (
                                               struct cct_rec, slots));
-  if (__builtin_expect (r->fn == fn && r->key == ret_addr && t
-                            && !__pp_metric_n, 1))
+  if (__builtin_expect (r->fn == fn && r->key == ret_addr && t, 1))
     {
       uint32_t d = t->depth;
       const struct cct_entry *top = &t->stack[d - 1];
