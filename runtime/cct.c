@@ -350,9 +350,25 @@ recover (struct cct_thread *t, uintptr_t frame, uintptr_t up, void *ret,
 
 /* ------------------------------------------------------------- probes */
 
+/* The probes keep a frame pointer, from their prologue on: a signal
+   handler's instrumented function takes the interrupted %rbp (x29) for
+   its caller's frame (recover), and a probe that held another value there
+   could make it pop entries the probe is still working on.  The caller's
+   own frame is what %rbp holds when __pp_exit is a tail call (after its
+   epilogue): then the handler pops the exiting call's entry, and the exit,
+   had it read the entry already, would pop it again.  With a frame of its
+   own, that is only so before the probe has read anything.  */
+#define PROBE_FRAME                                                         \
+  __attribute__ ((optimize ("no-omit-frame-pointer", "no-tree-slp-vectorize")))
+/* And at each probe's start: a leaf function keeps no frame pointer
+   without it (-momit-leaf-frame-pointer or not).  */
+#define PROBE_FRAME_HERE()                                                  \
+  __asm__ volatile ("" : : "r" (__builtin_frame_address (0)))
+
 /* Out of line: inlined, it would give the fast path its frame.  */
 static uint64_t *enter_slow (struct __pp_fn_desc *fn, void *ret_addr,
-                             void *frame) __attribute__ ((noinline));
+                             void *frame) __attribute__ ((noinline))
+    PROBE_FRAME;
 
 
 /* Pushes R's entry at index I of T's stack, frame FR, return address
@@ -430,19 +446,6 @@ fast_record (struct cct_thread *t, struct __pp_fn_desc *fn, void *ret_addr,
   return r;
 }
 
-uint64_t *
-__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
-{
-  struct cct_thread *t = self;
-  uint32_t d;
-  struct cct_rec *r = fast_record (t, fn, ret_addr, frame, &d);
-  if (__builtin_expect (!r, 0))
-    return enter_slow (fn, ret_addr, frame);
-  r->active++;
-  push_entry (t, d, r, (uintptr_t) frame, ret_addr, NULL, 0);
-  return r->slots;
-}
-
 /* Fills the callee slot __pp_slot points at with R's token when it is a
    slot of R's parent (the caller stored it before this call) and the call
    was counted in R as a tree child, without metrics: the leaf's inline
@@ -451,12 +454,12 @@ __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
    (a signal handler's, an uninstrumented caller's stale one) is left
    alone.  */
 static inline void
-fill_slot (struct cct_rec *r, void *ret_addr)
+fill_slot (struct cct_rec *r, void *ret_addr, int leaf)
 {
   struct cct_rec *p = r->parent;
   uint64_t **s = __pp_slot;
   if (__pp_metric_n || !p || !p->fn || !(p->fn->flags & PP_FN_CCT)
-      || !r->site || r->active)
+      || !r->site || (leaf && r->active))
     return;
   uint64_t **first = (uint64_t **) (p->slots + p->nslots);
   if (s < first || s >= first + p->fn->num_sites)
@@ -470,14 +473,15 @@ fill_slot (struct cct_rec *r, void *ret_addr)
 
 /* A leaf's entry, when its inline one missed: __pp_enter's lookup without
    the push (rt_abi.h).  */
-uint64_t *
+PROBE_FRAME uint64_t *
 __pp_enter_leaf (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
 {
+  PROBE_FRAME_HERE ();
   uint32_t d;
   struct cct_rec *r = fast_record (self, fn, ret_addr, frame, &d);
   if (__builtin_expect (r != NULL, 1))
     {
-      fill_slot (r, ret_addr);
+      fill_slot (r, ret_addr, 1);
       return r->slots;
     }
   /* Rare: the general entry, then its exit at once.  */
@@ -486,13 +490,80 @@ __pp_enter_leaf (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
   fill_slot ((struct cct_rec *) ((char *) tok
                                  - __builtin_offsetof (struct cct_rec,
                                                        slots)),
-             ret_addr);
+             ret_addr, 1);
   return tok;
 }
 
-static uint64_t *
+/* The entry of a function with calls when its slot missed: the lookup
+   of fast_record, else the general path; then the caller's slot is
+   filled (fill_slot) for __pp_enter's next call from there.  */
+static __attribute__ ((noinline)) PROBE_FRAME uint64_t *
+enter_general (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
+{
+  PROBE_FRAME_HERE ();
+  struct cct_thread *t = self;
+  uint32_t d;
+  struct cct_rec *r = fast_record (t, fn, ret_addr, frame, &d);
+  if (__builtin_expect (r != NULL, 1))
+    {
+      fill_slot (r, ret_addr, 0);
+      r->active++;
+      push_entry (t, d, r, (uintptr_t) frame, ret_addr, NULL, 0);
+      return r->slots;
+    }
+  uint64_t *tok = enter_slow (fn, ret_addr, frame);
+  fill_slot ((struct cct_rec *) ((char *) tok
+                                 - __builtin_offsetof (struct cct_rec,
+                                                       slots)),
+             ret_addr, 0);
+  return tok;
+}
+
+/* A function with calls enters here.  The common case is the callee
+   slot's (doc/cct.md "Callee slots"): the record of the token the caller's
+   slot holds is FN's, filled for this return address, and a child of the
+   caller's record on top of the stack, by the same frame test as
+   fast_record's and the same site: exactly the record fast_record would
+   find, counted and pushed in a few instructions, without its hashing.  A
+   recursive call (a back edge's target) is never in a slot.  */
+PROBE_FRAME uint64_t *
+__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
+{
+  PROBE_FRAME_HERE ();
+  if (__builtin_expect (__pp_metric_n != 0, 0))
+    return enter_slow (fn, ret_addr, frame); /* no slots, no fast path */
+  struct cct_thread *t = self;
+  uint64_t *tok = *__pp_slot;
+  struct cct_rec *r = (struct cct_rec *) ((char *) tok
+                                          - __builtin_offsetof (
+                                              struct cct_rec, slots));
+  if (__builtin_expect (r->fn == fn && r->key == ret_addr && t, 1))
+    {
+      uint32_t d = t->depth;
+      const struct cct_entry *top = &t->stack[d - 1];
+      uintptr_t fr = (uintptr_t) frame;
+      if (__builtin_expect (
+              d > t->base && d < MAX_DEPTH && top->rec == r->parent
+                  && (r->site == ret_addr
+                          ? fr && top->frame == *(const uintptr_t *) frame
+                          : r->site == CCT_SITE_INLINED && top->frame == fr
+                                && top->ret == ret_addr),
+              1))
+        {
+          r->calls++;
+          r->recursive += r->active != 0;
+          r->active++;
+          push_entry (t, d, r, fr, ret_addr, NULL, 0);
+          return tok;
+        }
+    }
+  return enter_general (fn, ret_addr, frame);
+}
+
+static PROBE_FRAME uint64_t *
 enter_slow (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
 {
+  PROBE_FRAME_HERE ();
   struct cct_thread *t = self;
   if (__builtin_expect (!t, 0))
     t = thread_init ();
@@ -548,36 +619,20 @@ enter_slow (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
   return r->slots;
 }
 
-void
-__pp_exit (uint64_t *tok)
+/* __pp_exit's other cases, out of line: the common one then needs no
+   frame of its own.  */
+static __attribute__ ((noinline)) PROBE_FRAME void
+exit_slow (struct cct_thread *t, uint64_t *tok)
 {
-  struct cct_thread *t = self;
+  PROBE_FRAME_HERE ();
   if (!t)
     return;
-  if (__builtin_expect (t->overflow, 0))
+  if (t->overflow)
     {
       t->overflow--;
       return;
     }
   uint32_t i = t->depth;
-  if (__builtin_expect (i > t->base && !__pp_metric_n, 1))
-    {
-      struct cct_entry *e = &t->stack[i - 1];
-      if (__builtin_expect (e->rec->slots == tok, 1))
-        {
-          /* The common exit: this call is the top entry and there are no
-             metrics to settle: pop_to (t, i - 1) in short.  A signal
-             handler landing anywhere here finds the entry either still
-             pushed (active or not: it pushes above it and pops back) or
-             popped.  */
-          uint64_t **slot = e->slot;
-          e->rec->active--;
-          atomic_signal_fence (memory_order_seq_cst);
-          t->depth = i - 1;
-          __pp_slot = slot;
-          return;
-        }
-    }
   while (i > t->base && t->stack[i - 1].rec->slots != tok)
     i--;
   if (i == t->base)
@@ -592,9 +647,37 @@ __pp_exit (uint64_t *tok)
   __pp_slot = slot;
 }
 
-void
+PROBE_FRAME void
+__pp_exit (uint64_t *tok)
+{
+  PROBE_FRAME_HERE ();
+  struct cct_thread *t = self;
+  if (__builtin_expect (t && !t->overflow && !__pp_metric_n, 1))
+    {
+      uint32_t i = t->depth;
+      struct cct_entry *e = &t->stack[i - 1];
+      if (__builtin_expect (i > t->base && e->rec->slots == tok, 1))
+        {
+          /* The common exit: this call is the top entry and there are no
+             metrics to settle: pop_to (t, i - 1) in short.  A signal
+             handler landing anywhere here finds the entry either still
+             pushed (active or not: it pushes above it and pops back) or
+             popped.  */
+          uint64_t **slot = e->slot;
+          e->rec->active--;
+          atomic_signal_fence (memory_order_seq_cst);
+          t->depth = i - 1;
+          __pp_slot = slot;
+          return;
+        }
+    }
+  exit_slow (t, tok);
+}
+
+PROBE_FRAME void
 __pp_metric_path (uint64_t *acc, uint32_t nmetrics)
 {
+  PROBE_FRAME_HERE ();
   struct cct_thread *t = self;
   uint32_t n = __pp_metric_n;
   if (!t || !n)

@@ -139,7 +139,9 @@ void __pp_metric_path (uint64_t *acc, uint32_t nmetrics);
      else
        tok = __pp_enter_leaf (...);
    __pp_enter_leaf fills the slot (the runtime's own record of the call,
-   found as ever) when the slot is its parent's; a non-leaf's __pp_exit
+   found as ever) when the slot is its parent's; __pp_enter checks the
+   slot too (in the runtime: the record must also be a child of the top
+   entry's) and fills it on a miss; a non-leaf's __pp_exit
    restores __pp_slot as it was at its entry (a signal handler's calls do
    not leave their slot to the code they interrupted).  A hit is exact:
    the key is the call's return address (the caller's own when the leaf

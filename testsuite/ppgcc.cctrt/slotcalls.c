@@ -1,0 +1,143 @@
+/* Callee slots of functions with calls (rt_abi.h, doc/cct.md): spin
+   stores its slot before each call of mid and a, which enter through
+   __pp_enter and push, their caller's slot holding their context after
+   the first call.  a and b call each other (a's calls under b fold onto
+   a's context, never in a slot; b's context is active under itself:
+   counted recursive through its slot as through the lookup), mid's exit
+   is a tail call.  SIGALRM every 100us lands anywhere, in the probes and
+   between a store and its call too, and its handler calls hmid (not mid:
+   under mid, that call would fold onto mid's context) through a slot of
+   its own: every count stays exact, every context right.  */
+// expect: node main/spin calls=1 rec=0 nctx=1 paths=0:1
+// expect: node main/spin/mid calls=1000000 rec=0 nctx=1 paths=0:1000000
+// expect: node main/spin/mid/leaf calls=1000000 rec=0 nctx=1 paths=0:1000000
+// expect: node main/spin/a calls=3000000 rec=2000000 nctx=1 paths=0:3000000
+// expect: node main/spin/a/b calls=2000000 rec=1000000 nctx=1 paths=0:2000000
+// expect: fn mid calls=1000000
+// expect: fn leaf calls=${leaves}
+// expect: fn on_alarm calls=${alarms}
+// expect: fn hmid calls=${alarms}
+// expect-re: ^node main/spin(/mid(/leaf)?|/a(/b)?)?/on_alarm/hmid calls=
+// expect-re: ^node main/spin(/mid(/leaf)?|/a(/b)?)?/on_alarm/hmid/leaf calls=
+// absent-re: on_alarm/(spin|a|b|on_alarm|leaf|mid)
+// absent-re: (leaf|mid|hmid)/(mid|a|b)
+// output-re: ^var alarms=[1-9][0-9]*$
+#include "hand.h"
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/time.h>
+
+DESC_SITES (main, 1, 1);
+DESC_SITES (spin, 1, 2);
+DESC_SITES (mid, 1, 1);
+DESC_SITES (hmid, 1, 1);
+DESC (leaf, 1);
+DESC_SITES (a, 1, 1);
+DESC_SITES (b, 1, 1);
+DESC_SITES (on_alarm, 1, 1);
+UNIT (&main_desc, &spin_desc, &mid_desc, &hmid_desc, &leaf_desc, &a_desc,
+      &b_desc, &on_alarm_desc)
+
+static volatile long sink;
+static volatile int alarms;
+
+NOINLINE static void
+leaf (void)
+{
+  ENTER_LEAF (leaf);
+  sink++;
+  PATH (0);
+}
+
+NOINLINE static void
+mid (void)
+{
+  ENTER (mid);
+  SITE (0);
+  leaf ();
+  PATH (0);
+  EXIT ();
+}
+
+NOINLINE static void
+hmid (void)
+{
+  ENTER (hmid);
+  SITE (0);
+  leaf ();
+  PATH (0);
+  EXIT ();
+}
+
+NOINLINE static void b (int n);
+
+NOINLINE static void
+a (int n)
+{
+  ENTER (a);
+  if (n > 0)
+    {
+      SITE (0);
+      b (n);
+    }
+  PATH (0);
+  EXIT ();
+}
+
+NOINLINE static void
+b (int n)
+{
+  ENTER (b);
+  SITE (0);
+  a (n - 1);
+  PATH (0);
+  EXIT ();
+}
+
+NOINLINE static void
+on_alarm (int sig)
+{
+  ENTER (on_alarm);
+  alarms++;
+  SITE (0);
+  hmid ();
+  PATH (0);
+  EXIT ();
+}
+
+NOINLINE static void
+spin (void)
+{
+  ENTER (spin);
+  for (int i = 0; i < 1000000; i++)
+    {
+      SITE (0);
+      mid ();
+      SITE (1);
+      a (2);
+    }
+  PATH (0);
+  EXIT ();
+}
+
+int
+main (void)
+{
+  ENTER (main);
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = on_alarm;
+  sa.sa_flags = SA_RESTART;
+  sigaction (SIGALRM, &sa, NULL);
+  struct itimerval it = { { 0, 100 }, { 0, 100 } };
+  setitimer (ITIMER_REAL, &it, NULL);
+  SITE (0);
+  spin ();
+  struct itimerval off = { { 0, 0 }, { 0, 0 } };
+  setitimer (ITIMER_REAL, &off, NULL);
+  PATH (0);
+  EXIT ();
+  printf ("var alarms=%d\nvar leaves=%d\n", alarms, 1000000 + alarms);
+  return 0;
+}
