@@ -5,15 +5,9 @@
    number of paths to EXIT through the out-edges before it, so the paths
    from a node get the ids 0 .. N_v-1 (Lemma 3.2.1).  */
 #include "internal.h"
+#include "pp/sat.h"
 
 #include <stdlib.h>
-
-static pp_pathid
-add_saturating (pp_pathid a, pp_pathid b)
-{
-  pp_pathid s;
-  return __builtin_add_overflow (a, b, &s) ? UINT64_MAX : s;
-}
 
 void
 pp_bl_weights (pp_numbering *n)
@@ -25,7 +19,7 @@ pp_bl_weights (pp_numbering *n)
       for (int *o = n->out[v]; *o >= 0; o++)
         {
           n->dag[*o].val = nv;
-          nv = add_saturating (nv, n->npaths[n->dag[*o].dst]);
+          nv = pp_add_sat (nv, n->npaths[n->dag[*o].dst]);
         }
       n->npaths[v] = nv;
     }
@@ -55,7 +49,7 @@ pp_choose_cuts (pp_numbering *n, pp_pathid per_node, char *cut_edge)
       for (int *o = n->out[v]; *o >= 0; o++)
         {
           pp_dag_edge *d = &n->dag[*o];
-          nv = add_saturating (nv, n->npaths[d->dst]);
+          nv = pp_add_sat (nv, n->npaths[d->dst]);
           if (v != n->entry && d->kind == PP_DAG_REAL && d->dst != n->exit)
             {
               if (ncand == ncand_cap)
@@ -80,14 +74,14 @@ pp_choose_cuts (pp_numbering *n, pp_pathid per_node, char *cut_edge)
               /* Saturated: recount what is left.  */
               nv = 0;
               for (int k = 0; k < ncand; k++)
-                nv = add_saturating (nv, n->npaths[n->dag[cand[k]].dst]);
+                nv = pp_add_sat (nv, n->npaths[n->dag[cand[k]].dst]);
               for (int *o = n->out[v]; *o >= 0; o++)
                 if (n->dag[*o].kind != PP_DAG_REAL || n->dag[*o].dst == n->exit)
-                  nv = add_saturating (nv, 1);
+                  nv = pp_add_sat (nv, 1);
             }
           if (!has_exit)
             {
-              nv = add_saturating (nv, 1); /* the new pseudo exit */
+              nv = pp_add_sat (nv, 1); /* the new pseudo exit */
               has_exit = 1;
             }
           cut_edge[d->cfg_edge] = 1;

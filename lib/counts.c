@@ -9,15 +9,10 @@
    its out-edges' counts (every block but EXIT and those whose paths end
    inside them: a noreturn call, an abnormal exit).  */
 #include "internal.h"
+#include "pp/sat.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t
-add_sat (uint64_t a, uint64_t b)
-{
-  return a + b < a ? UINT64_MAX : a + b;
-}
 
 /* One pass of flow conservation.  For each node with exactly one unknown
    edge on a side where conservation holds, that edge gets the rest.
@@ -41,7 +36,7 @@ settle (const pp_numbering *n, const uint64_t *node_count,
         {
           int e = list[i];
           if (known[e])
-            sum = add_sat (sum, edge_count[e]);
+            sum = pp_add_sat (sum, edge_count[e]);
           else
             unknown = e, nunknown++;
         }
@@ -80,12 +75,12 @@ pp_counts_from_paths (const pp_numbering *n, const pp_graph *g,
         {
           const pp_dag_edge *de = &n->dag[edges[i]];
           if (de->kind == PP_DAG_REAL)
-            edge_count[de->cfg_edge] = add_sat (edge_count[de->cfg_edge],
+            edge_count[de->cfg_edge] = pp_add_sat (edge_count[de->cfg_edge],
                                                 counts[k]);
           if (i == 0 && de->kind == PP_DAG_REAL)
-            node_count[de->src] = add_sat (node_count[de->src], counts[k]);
+            node_count[de->src] = pp_add_sat (node_count[de->src], counts[k]);
           if (de->dst != n->exit)
-            node_count[de->dst] = add_sat (node_count[de->dst], counts[k]);
+            node_count[de->dst] = pp_add_sat (node_count[de->dst], counts[k]);
         }
       free (edges);
     }
@@ -129,7 +124,7 @@ pp_counts_from_paths (const pp_numbering *n, const pp_graph *g,
     }
   for (int i = in_start[n->exit]; i < in_start[n->exit + 1]; i++)
     if (known[in_list[i]])
-      node_count[n->exit] = add_sat (node_count[n->exit],
+      node_count[n->exit] = pp_add_sat (node_count[n->exit],
                                      edge_count[in_list[i]]);
   while (settle (n, node_count, edge_count, known, out_start, out_list, 1,
                  entry_known, exit_known)
@@ -140,14 +135,14 @@ pp_counts_from_paths (const pp_numbering *n, const pp_graph *g,
     {
       node_count[n->exit] = 0;
       for (int i = in_start[n->exit]; i < in_start[n->exit + 1]; i++)
-        node_count[n->exit] = add_sat (node_count[n->exit],
+        node_count[n->exit] = pp_add_sat (node_count[n->exit],
                                        edge_count[in_list[i]]);
     }
   if (!entry_known)
     {
       node_count[n->entry] = 0;
       for (int i = out_start[n->entry]; i < out_start[n->entry + 1]; i++)
-        node_count[n->entry] = add_sat (node_count[n->entry],
+        node_count[n->entry] = pp_add_sat (node_count[n->entry],
                                         edge_count[out_list[i]]);
     }
   free (in_start);

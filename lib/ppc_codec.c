@@ -5,6 +5,7 @@
    codec into the same translation unit).  Plain C11 and POSIX, no
    libiberty.  */
 #include "pp/ppc.h"
+#include "pp/sat.h"
 #include "file_io.c"
 
 #include <errno.h>
@@ -20,12 +21,6 @@
 #define PPC_MAGIC "ppgcc-context-profile"
 #define PPC_NONE "-"
 #define PPC_UNAVAILABLE "unavailable"
-
-static uint64_t
-ppc_add_sat (uint64_t a, uint64_t b)
-{
-  return a + b < a ? UINT64_MAX : a + b;
-}
 
 /* Reasons with a line number or a name live here until the next call
    (the interface promises a reason the caller does not free).  */
@@ -993,9 +988,9 @@ ppc_merge_paths (const ppc_node *a, const ppc_node *b, uint64_t *n)
       else
         {
           out[k] = a->paths[i++];
-          out[k].count = ppc_add_sat (out[k].count, b->paths[j].count);
+          out[k].count = pp_add_sat (out[k].count, b->paths[j].count);
           for (int m = 0; m < PPC_MAX_METRICS; m++)
-            out[k].metric[m] = ppc_add_sat (out[k].metric[m],
+            out[k].metric[m] = pp_add_sat (out[k].metric[m],
                                             b->paths[j].metric[m]);
           j++, k++;
         }
@@ -1014,10 +1009,10 @@ ppc_add_node (ppc_node *dst, const ppc_node *src)
   free (dst->paths);
   dst->paths = paths;
   dst->npaths = n;
-  dst->calls = ppc_add_sat (dst->calls, src->calls);
-  dst->recursive = ppc_add_sat (dst->recursive, src->recursive);
+  dst->calls = pp_add_sat (dst->calls, src->calls);
+  dst->recursive = pp_add_sat (dst->recursive, src->recursive);
   for (int m = 0; m < PPC_MAX_METRICS; m++)
-    dst->excl[m] = ppc_add_sat (dst->excl[m], src->excl[m]);
+    dst->excl[m] = pp_add_sat (dst->excl[m], src->excl[m]);
   return 0;
 }
 
@@ -1317,7 +1312,7 @@ ppc_merge_warn (ppc_profile *into, const ppc_profile *from,
     }
   free (fnmap);
   /* After the costs' average, which weighs by the runs before.  */
-  into->runs = ppc_add_sat (into->runs, from->runs);
+  into->runs = pp_add_sat (into->runs, from->runs);
   return 0;
 }
 

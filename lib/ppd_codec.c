@@ -1,6 +1,7 @@
 /* The .ppd codec (format in include/pp/ppd.h).  Compiled into the core
    library as is, and into the runtime with PPD_API defined as static.  */
 #include "pp/ppd.h"
+#include "pp/sat.h"
 #include "file_io.c"
 #include "pp/rt_abi.h"
 
@@ -266,12 +267,6 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
 
 /* ------------------------------------------------------------- merging */
 
-static uint64_t
-ppd_add_sat (uint64_t a, uint64_t b)
-{
-  return a + b < a ? UINT64_MAX : a + b;
-}
-
 /* Merged pairs of two ascending lists into a new array.  */
 static ppd_pair *
 ppd_merge_pairs (const ppd_fn *a, const ppd_fn *b, uint64_t *n)
@@ -290,7 +285,7 @@ ppd_merge_pairs (const ppd_fn *a, const ppd_fn *b, uint64_t *n)
       else
         {
           out[k] = a->pairs[i++];
-          out[k].count = ppd_add_sat (out[k].count, b->pairs[j++].count);
+          out[k].count = pp_add_sat (out[k].count, b->pairs[j++].count);
           k++;
         }
     }
@@ -380,7 +375,7 @@ ppd_merge (ppd_profile *into, const ppd_profile *from,
           free (fns[g].pairs);
           fns[g].pairs = pairs;
           fns[g].npairs = k;
-          fns[g].dropped = ppd_add_sat (fns[g].dropped, src->dropped);
+          fns[g].dropped = pp_add_sat (fns[g].dropped, src->dropped);
           fns[g].flags |= src->flags;
           continue;
         }
@@ -403,8 +398,8 @@ ppd_merge (ppd_profile *into, const ppd_profile *from,
   free (into->fns);
   into->fns = fns;
   into->nfns = n;
-  into->runs = ppd_add_sat (into->runs, from->runs);
-  into->sum_max = ppd_add_sat (into->sum_max, from->sum_max);
+  into->runs = pp_add_sat (into->runs, from->runs);
+  into->sum_max = pp_add_sat (into->sum_max, from->sum_max);
   if ((!into->source || !*into->source) && from->source)
     {
       free (into->source);

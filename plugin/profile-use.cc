@@ -13,6 +13,7 @@
 #include "plugin.h"
 
 #include "pp/rt_abi.h"
+#include "pp/sat.h"
 
 #include "pp/ppd.h"
 #include "pp/spec.h"
@@ -281,7 +282,7 @@ ppgcc_profile_max_executions ()
         {
           uint64_t total = 0;
           for (uint64_t k = 0; k < profile.fns[f].npairs; k++)
-            total += MIN (profile.fns[f].pairs[k].count, UINT64_MAX - total);
+            total = pp_add_sat (total, profile.fns[f].pairs[k].count);
           max = MAX (max, total);
         }
       done = true;

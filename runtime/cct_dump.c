@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #define PPC_API static __attribute__ ((unused))
 #include "ppc_codec.c"
+#include "pp/sat.h"
 
 #include "cct.h"
 
@@ -21,12 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static uint64_t
-add_sat (uint64_t a, uint64_t b)
-{
-  return a + b < a ? UINT64_MAX : a + b;
-}
 
 static uint64_t
 mix (uint64_t h, uint64_t v)
@@ -476,10 +471,10 @@ record (struct builder *b, struct cct_rec *r, struct cct_rec *root)
     return -1;
   r->dump_node = (uint32_t) n;
   ppc_node *node = &b->p.nodes[n];
-  node->calls = add_sat (node->calls, r->calls);
-  node->recursive = add_sat (node->recursive, r->recursive);
+  node->calls = pp_add_sat (node->calls, r->calls);
+  node->recursive = pp_add_sat (node->recursive, r->recursive);
   for (uint32_t m = 0; m < b->p.nmetrics; m++)
-    node->excl[m] = add_sat (node->excl[m], r->excl[m]);
+    node->excl[m] = pp_add_sat (node->excl[m], r->excl[m]);
   return add_paths (b, (uint32_t) n, r, de);
 }
 
@@ -505,9 +500,9 @@ finish (struct builder *b)
         if (k && n->paths[k - 1].id == n->paths[j].id)
           {
             ppc_path *to = &n->paths[k - 1];
-            to->count = add_sat (to->count, n->paths[j].count);
+            to->count = pp_add_sat (to->count, n->paths[j].count);
             for (uint32_t m = 0; m < PPC_MAX_METRICS; m++)
-              to->metric[m] = add_sat (to->metric[m], n->paths[j].metric[m]);
+              to->metric[m] = pp_add_sat (to->metric[m], n->paths[j].metric[m]);
           }
         else
           n->paths[k++] = n->paths[j];

@@ -210,7 +210,7 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
   for (uint64_t i = 0; i < n; i++)
     {
       if (k && out[k - 1].id == out[i].id)
-        out[k - 1].count = ppd_add_sat (out[k - 1].count, out[i].count);
+        out[k - 1].count = pp_add_sat (out[k - 1].count, out[i].count);
       else
         out[k++] = out[i];
     }
@@ -360,7 +360,7 @@ program_max (const ppd_profile *p, int n)
       {
         uint64_t total = 0;
         for (uint64_t k = 0; k < p[i].fns[f].npairs; k++)
-          total = ppd_add_sat (total, p[i].fns[f].pairs[k].count);
+          total = pp_add_sat (total, p[i].fns[f].pairs[k].count);
         if (total > max)
           max = total;
       }

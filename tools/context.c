@@ -1,6 +1,7 @@
 /* Loading context profiles and deriving what ppprof prints of them (see
    context.h).  */
 #include "context.h"
+#include "pp/sat.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,12 +80,6 @@ by_name_site (const void *a, const void *b)
   return c ? c : strcmp (x->site ? x->site : "", y->site ? y->site : "");
 }
 
-static uint64_t
-add_sat (uint64_t a, uint64_t b)
-{
-  return a + b < a ? UINT64_MAX : a + b;
-}
-
 /* V less COST, clamped at 0 (PLDI'97 §3.2: the probes' share of a
    metric, exact only for instruction counts).  */
 static uint64_t
@@ -109,7 +104,7 @@ derive (pp_context *c)
       const ppc_node *nd = &p->nodes[i];
       uint64_t execs = 0;
       for (uint64_t k = 0; k < nd->npaths; k++)
-        execs = add_sat (execs, nd->paths[k].count);
+        execs = pp_add_sat (execs, nd->paths[k].count);
       for (uint32_t m = 0; m < p->nmetrics; m++)
         {
           const ppc_metric *mt = &p->metrics[m];
@@ -126,8 +121,8 @@ derive (pp_context *c)
     {
       uint32_t up = p->nodes[i].parent;
       for (uint32_t m = 0; m < p->nmetrics; m++)
-        c->incl[up][m] = add_sat (c->incl[up][m], c->incl[i][m]);
-      c->incl_calls[up] = add_sat (c->incl_calls[up], c->incl_calls[i]);
+        c->incl[up][m] = pp_add_sat (c->incl[up][m], c->incl[i][m]);
+      c->incl_calls[up] = pp_add_sat (c->incl_calls[up], c->incl_calls[i]);
     }
   for (uint32_t i = 1; i < p->nnodes; i++)
     {

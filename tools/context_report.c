@@ -4,6 +4,7 @@
    count, total, per execution and source lines; text or --json.  Without
    --metric, ranked by count as report ranks .ppd paths.  */
 #include "config.h"
+#include "pp/sat.h"
 
 #include "commands.h"
 #include "context.h"
@@ -20,12 +21,6 @@ typedef struct
   uint64_t id, count, total;
   pp_report_path lines;
 } ctx_path;
-
-static uint64_t
-add_sat (uint64_t a, uint64_t b)
-{
-  return a + b < a ? UINT64_MAX : a + b;
-}
 
 static int
 by_key (const void *a, const void *b)
@@ -87,8 +82,8 @@ sum_paths (const pp_context *c, int metric, const char *only, size_t *n)
   for (size_t j = 0; j < k; j++)
     if (m && !by_key (&all[m - 1], &all[j]))
       {
-        all[m - 1].count = add_sat (all[m - 1].count, all[j].count);
-        all[m - 1].total = add_sat (all[m - 1].total, all[j].total);
+        all[m - 1].count = pp_add_sat (all[m - 1].count, all[j].count);
+        all[m - 1].total = pp_add_sat (all[m - 1].total, all[j].total);
       }
     else
       all[m++] = all[j];
@@ -116,8 +111,8 @@ report_text (pp_context *c, const ctx_path *all, size_t n, int metric,
   uint32_t nfns = 0;
   for (size_t i = 0; i < n; i++)
     {
-      execs = add_sat (execs, all[i].count);
-      total = add_sat (total, all[i].total);
+      execs = pp_add_sat (execs, all[i].count);
+      total = pp_add_sat (total, all[i].total);
     }
   for (size_t i = 0; i < n; i++)
     {
@@ -174,8 +169,8 @@ report_json (pp_context *c, const ctx_path *all, size_t n, int metric)
   uint64_t execs = 0, total = 0;
   for (size_t i = 0; i < n; i++)
     {
-      execs = add_sat (execs, all[i].count);
-      total = add_sat (total, all[i].total);
+      execs = pp_add_sat (execs, all[i].count);
+      total = pp_add_sat (total, all[i].total);
     }
   printf ("{\"file\": ");
   pp_json_string (stdout, c->name);

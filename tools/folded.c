@@ -4,6 +4,7 @@
    --metric.  Contexts that differ only by call site fold into one line;
    lines sorted by stack, zeros left out.  */
 #include "config.h"
+#include "pp/sat.h"
 
 #include "commands.h"
 #include "context.h"
@@ -26,12 +27,6 @@ typedef struct
   folded_line *lines;
   uint32_t n;
 } folder;
-
-static uint64_t
-add_sat (uint64_t a, uint64_t b)
-{
-  return a + b < a ? UINT64_MAX : a + b;
-}
 
 static int
 fold (folder *f, uint32_t node, const char *prefix)
@@ -95,7 +90,7 @@ ppprof_folded (char **files, int nfiles, const char *metric,
           uint32_t j = i + 1;
           uint64_t v = f.lines[i].value;
           while (j < f.n && !strcmp (f.lines[j].stack, f.lines[i].stack))
-            v = add_sat (v, f.lines[j++].value);
+            v = pp_add_sat (v, f.lines[j++].value);
           if (v)
             printf ("%s %" PRIu64 "\n", f.lines[i].stack, v);
           i = j;
