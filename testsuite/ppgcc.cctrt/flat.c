@@ -26,14 +26,6 @@ UNIT (&main_desc, &f_desc, &g_desc)
 static volatile double sink;
 static volatile int reps = 20, chunk = 10000;
 
-static inline void
-burn (void)
-{
-  double x = sink;
-  for (int k = 0; k < chunk; k++)
-    x = x * 1.0000001 + 1e-9;
-  sink = x;
-}
 
 NOINLINE static void
 f (void)
@@ -41,7 +33,7 @@ f (void)
   ENTER (f);
   for (int i = 0; i < 20; i++)
     {
-      burn ();
+      hand_burn (&sink, chunk);
       PATH (0);
     }
   PATH (1);
@@ -54,7 +46,7 @@ g (void)
   ENTER (g);
   for (int i = 0; i < 20; i++)
     {
-      burn ();
+      hand_burn (&sink, chunk);
       PATH (0);
     }
   PATH (1);

@@ -31,10 +31,7 @@ work (int n)
   ENTER (work);
   for (int i = 0; i < n; i++)
     {
-      double x = sink;
-      for (int k = 0; k < chunk; k++)
-        x = x * 1.0000001 + 1e-9;
-      sink = x;
+      hand_burn (&sink, chunk);
       PATH (0);
     }
   PATH (1);

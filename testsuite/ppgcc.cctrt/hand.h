@@ -9,8 +9,39 @@
 #ifndef HAND_H
 #define HAND_H
 #include "pp/rt_abi.h"
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/time.h>
+
+/* SIGALRM to HANDLER every USEC microseconds, interrupting system calls
+   that then restart; USEC 0 stops the timer.  */
+static inline void
+hand_alarm_every (void (*handler) (int), long usec)
+{
+  struct itimerval it = { { 0, usec }, { 0, usec } };
+  if (usec)
+    {
+      struct sigaction sa;
+      memset (&sa, 0, sizeof sa);
+      sa.sa_handler = handler;
+      sa.sa_flags = SA_RESTART;
+      sigaction (SIGALRM, &sa, NULL);
+    }
+  setitimer (ITIMER_REAL, &it, NULL);
+}
+
+/* CHUNK steps of floating-point work, kept alive through *SINK: the
+   metric tests' measurable load.  */
+static inline void
+hand_burn (volatile double *sink, int chunk)
+{
+  double x = *sink;
+  for (int k = 0; k < chunk; k++)
+    x = x * 1.0000001 + 1e-9;
+  *sink = x;
+}
 
 #ifndef NM
 #define NM 0

@@ -18,8 +18,6 @@
 #include "hand.h"
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/time.h>
 
 DESC (main, 1);
 DESC (work, 1);
@@ -97,16 +95,9 @@ main (void)
   ENTER (main);
   signal (SIGUSR1, on_signal);
   work ();
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_alarm;
-  sa.sa_flags = SA_RESTART;
-  sigaction (SIGALRM, &sa, NULL);
-  struct itimerval it = { { 0, 100 }, { 0, 100 } };
-  setitimer (ITIMER_REAL, &it, NULL);
+  hand_alarm_every (on_alarm, 100);
   spin ();
-  struct itimerval off = { { 0, 0 }, { 0, 0 } };
-  setitimer (ITIMER_REAL, &off, NULL);
+  hand_alarm_every (NULL, 0);
   PATH (0);
   EXIT ();
   printf ("var alarms=%d\nvar inner=%d\n", alarms, alarms + 3);

@@ -25,8 +25,6 @@
 #include "hand.h"
 #include <signal.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/time.h>
 
 DESC_SITES (main, 1, 1);
 DESC_SITES (spin, 1, 2);
@@ -125,17 +123,10 @@ int
 main (void)
 {
   ENTER (main);
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_alarm;
-  sa.sa_flags = SA_RESTART;
-  sigaction (SIGALRM, &sa, NULL);
-  struct itimerval it = { { 0, 100 }, { 0, 100 } };
-  setitimer (ITIMER_REAL, &it, NULL);
+  hand_alarm_every (on_alarm, 100);
   SITE (0);
   spin ();
-  struct itimerval off = { { 0, 0 }, { 0, 0 } };
-  setitimer (ITIMER_REAL, &off, NULL);
+  hand_alarm_every (NULL, 0);
   PATH (0);
   EXIT ();
   printf ("var alarms=%d\nvar leaves=%d\n", alarms, 1000000 + alarms);
