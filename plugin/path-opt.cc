@@ -136,12 +136,7 @@ public:
 void
 ppgcc_register_feedback_pass (const char *plugin_name)
 {
-  struct register_pass_info pass;
-  pass.pass = new feedback_flag_pass (g);
-  pass.reference_pass_name = "profile";
-  pass.ref_pass_instance_number = 1;
-  pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  ppgcc_register_pass (plugin_name, new feedback_flag_pass (g), "profile");
 }
 
 void

@@ -280,6 +280,11 @@ bool ppgcc_skip_function (function *fun);
    duplicates, instruments the whole unit.  */
 void ppgcc_ipp_instrument_unit ();
 
+/* ppgcc-plugin.cc: registers PASS to run after the first instance of the
+   pass named AFTER.  */
+void ppgcc_register_pass (const char *plugin_name, opt_pass *pass,
+                          const char *after);
+
 /* emit.cc: variables and the registration constructor.  */
 tree ppgcc_u64_type ();
 tree ppgcc_new_counters (uint64_t num_paths);

@@ -490,6 +490,18 @@ parse_args (struct plugin_name_args *info)
   return true;
 }
 
+void
+ppgcc_register_pass (const char *plugin_name, opt_pass *pass,
+                     const char *after)
+{
+  struct register_pass_info info;
+  info.pass = pass;
+  info.reference_pass_name = after;
+  info.ref_pass_instance_number = 1;
+  info.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+}
+
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
@@ -556,12 +568,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   static struct plugin_info about = { "0.1.0", "Ball-Larus path profiling" };
   register_callback (info->base_name, PLUGIN_INFO, NULL, &about);
 
-  struct register_pass_info pass;
-  pass.pass = new path_profile_pass (g);
-  pass.reference_pass_name = "cfg";
-  pass.ref_pass_instance_number = 1;
-  pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  ppgcc_register_pass (info->base_name, new path_profile_pass (g), "cfg");
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
                      on_all_ipa_passes_start, NULL);
   if (ppgcc_opts.mode == PPGCC_MODE_USE)

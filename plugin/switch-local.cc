@@ -202,10 +202,5 @@ public:
 void
 ppgcc_register_switch_local (const char *plugin_name)
 {
-  struct register_pass_info pass;
-  pass.pass = new switch_local_pass (g);
-  pass.reference_pass_name = "visibility";
-  pass.ref_pass_instance_number = 1;
-  pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &pass);
+  ppgcc_register_pass (plugin_name, new switch_local_pass (g), "visibility");
 }
