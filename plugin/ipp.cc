@@ -652,7 +652,4 @@ ppgcc_ipp_instrument_unit ()
       finish_dup (*d);
     else if (cgraph_node *n = cgraph_node::get (d->decl))
       n->remove ();
-  if (ppgcc_opts.ipp_depth > 1 && ppgcc_opts.opt_info)
-    inform (UNKNOWN_LOCATION, "ppgcc: segments of up to %llu calls",
-            ppgcc_opts.ipp_depth);
 }
