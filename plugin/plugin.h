@@ -50,7 +50,22 @@ enum ppgcc_mode
 struct ppgcc_options
 {
   ppgcc_mode mode = PPGCC_MODE_BL;
-  unsigned long long array_max = 4096; /* paths above this: hash table */
+  /* Functions with more Ball-Larus paths than this count outside a
+     counter array (hash table, or PPP).  Sized by memory, not by a path
+     count that suited small functions: 2^18 counters are 2 MiB of .bss,
+     untouched pages cost nothing, and a hot function just over a small
+     limit (zstd's ZSTD_RowFindBestMatch, 4815 paths; bzip2's
+     BZ2_decompress, 163,145) then never calls the runtime (issue 15).
+     Context records (cct) and metric arrays are per path too, so they
+     keep the small limit.  See ppgcc_finish_options.  */
+  unsigned long long array_max = 0;
+  bool array_max_set = false;
+  /* What one unit's counter arrays may hold in all, in paths (32 MiB):
+     past it, large functions fall back to hash counting.  */
+  unsigned long long array_budget = 1ull << 22;
+  /* PPP arrays (ppp_ids is read-only data, counted in the binary's size)
+     never exceed this many slots.  */
+  unsigned long long ppp_array_max = 4096;
   /* -fprofile-paths-table=hpt: what is not counted in an array goes to
      the program's bounded Hot Path Table (thesis §5.4), not a hash table
      per function: PP_FN_HPT.  */
@@ -108,6 +123,9 @@ struct ppgcc_fn
   uint64_t ppp_size = 0;
   uint64_t ppp_base = 0;
   std::vector<uint64_t> slot_ids;
+  /* Hash mode: the inline first probe's keys and counts (rt_abi.h), or
+     NULL_TREE.  */
+  tree hash_keys = NULL_TREE, hash_counts = NULL_TREE;
   std::vector<uint64_t> trained; /* PP_FN_TRAINED: ascending BL ids */
   bool switch_check = false;     /* path ends test the profile flag */
   /* A local flag that guards the counts (not the register updates):
@@ -291,6 +309,7 @@ tree ppgcc_new_counters (uint64_t num_paths);
 tree ppgcc_new_metrics (uint64_t n);
 tree ppgcc_new_desc ();
 void ppgcc_new_ppp_arrays (ppgcc_fn &fn);
+void ppgcc_new_hash_cache (ppgcc_fn &fn);
 void ppgcc_emit_unit ();
 std::string ppgcc_ppd_path ();
 

@@ -51,9 +51,8 @@ static const char *const counting_name[] = { "bl", "hash", "ppp" };
    range and compactness can be reported.  */
 static counting
 choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
-            const char *fname, uint64_t *range_out)
+            const char *fname, bool fits, uint64_t *range_out)
 {
-  bool fits = n->num_paths <= ppgcc_opts.array_max;
   counting fallback = fits ? COUNT_ARRAY : COUNT_HASH;
   if (ids.empty ())
     return fallback; /* every path end would miss */
@@ -76,15 +75,16 @@ choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
      ppprof from the trained list.  */
   bool small = fits && n->num_paths <= ppgcc_opts.ppp_min_paths;
   /* A range above the array: the §3.6 "hash table usage policy".  */
-  bool too_wide = range > ppgcc_opts.array_max
-                  && (!ppgcc_opts.ppp_truncate || ppgcc_opts.array_max == 0);
+  bool too_wide = range > ppgcc_opts.ppp_array_max
+                  && (!ppgcc_opts.ppp_truncate
+                      || ppgcc_opts.ppp_array_max == 0);
   if (small || too_wide)
     {
       n->ppp_done = 0;
       return fallback;
     }
-  if (range > ppgcc_opts.array_max)
-    size = ppgcc_opts.array_max;
+  if (range > ppgcc_opts.ppp_array_max)
+    size = ppgcc_opts.ppp_array_max;
   fn.ppp_base = (uint64_t) n->ppp_min;
   fn.ppp_size = size;
   fn.slot_ids.assign (size, UINT64_MAX);
@@ -98,6 +98,21 @@ choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
   return COUNT_PPP;
 }
 
+/* Counter-array paths this unit has given out (the budget's use).  */
+static unsigned long long array_paths_used;
+
+/* Can a function of NUM_PATHS paths count in an array?  Within the
+   per-function limit, and within the unit's budget unless it is small
+   (a small function never loses its array to a large one).  */
+static bool
+array_fits (uint64_t num_paths)
+{
+  if (num_paths > ppgcc_opts.array_max)
+    return false;
+  return num_paths <= ppgcc_opts.ppp_array_max
+         || array_paths_used + num_paths <= ppgcc_opts.array_budget;
+}
+
 void
 ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
                        ppgcc_fn &fn, const std::vector<pp_pathid> &ids,
@@ -105,22 +120,29 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
 {
   uint64_t ppp_range = 0;
   double delta = 0;
-  counting how = n->num_paths <= ppgcc_opts.array_max ? COUNT_ARRAY
-                                                       : COUNT_HASH;
+  bool fits = array_fits (n->num_paths);
+  counting how = fits ? COUNT_ARRAY : COUNT_HASH;
   if (trained)
     {
       fn.flags |= PP_FN_TRAINED;
       fn.trained.assign (ids.begin (), ids.end ());
-      how = choose_ppp (n, ids, fn, fname, &ppp_range);
+      how = choose_ppp (n, ids, fn, fname, fits, &ppp_range);
       delta = n->delta;
     }
+  if (how == COUNT_ARRAY)
+    array_paths_used += n->num_paths;
   /* With cct, array-mode counts live in each context's record (the
      runtime sizes it by num_paths), and so do metrics; without, metrics
      have an array of their own.  */
   if (how == COUNT_ARRAY && !ppgcc_opts.cct)
     fn.counters = ppgcc_new_counters (n->num_paths);
   else if (how == COUNT_HASH)
-    fn.flags |= PP_FN_HASHED;
+    {
+      fn.flags |= PP_FN_HASHED;
+      /* The Hot Path Table is bounded by design: no cache in front.  */
+      if (!ppgcc_opts.table_hpt)
+        ppgcc_new_hash_cache (fn);
+    }
   else if (how == COUNT_PPP)
     fn.flags |= PP_FN_PPP;
   if (ppgcc_opts.cct)
@@ -350,6 +372,7 @@ parse_args (struct plugin_name_args *info)
           if (!parse_count (val, "-fprofile-paths-array-max",
                             &ppgcc_opts.array_max))
             return false;
+          ppgcc_opts.array_max_set = true;
         }
       else if (!strcmp (key, "table"))
         {
@@ -518,6 +541,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     return 1;
   if (!ppgcc_opts.ppp_policy_set)
     ppgcc_opts.ppp_truncate = ppgcc_opts.mode == PPGCC_MODE_RESIDUAL;
+  if (!ppgcc_opts.array_max_set)
+    ppgcc_opts.array_max = ppgcc_opts.cct || ppgcc_opts.nmetrics
+                               ? 4096 : 1ull << 18;
+  else
+    /* An explicit limit is the user's: PPP arrays follow it too.  */
+    ppgcc_opts.ppp_array_max = ppgcc_opts.array_max;
   if (!ppgcc_opts.ppp_min_paths_set)
     ppgcc_opts.ppp_min_paths = ppgcc_opts.array_max;
   if ((ppgcc_opts.mode == PPGCC_MODE_PPP
