@@ -5,6 +5,7 @@
 #include "plugin.h"
 
 #include "pp/rt_abi.h"
+#include "pp/meta_pack.h"
 
 #include <climits>
 #include <cstdlib>
@@ -63,6 +64,8 @@ fn_desc_type ()
   add_field (&fields, "metrics", build_pointer_type (ppgcc_u64_type ()));
   add_field (&fields, "num_sites", unsigned_type_node);
   add_field (&fields, "reserved", unsigned_type_node);
+  add_field (&fields, "hash_keys", build_pointer_type (ppgcc_u64_type ()));
+  add_field (&fields, "hash_counts", build_pointer_type (ppgcc_u64_type ()));
   finish_builtin_struct (desc_type, "__pp_fn_desc", fields, NULL_TREE);
   return desc_type;
 }
@@ -157,6 +160,16 @@ u64_array_init (tree type, const std::vector<uint64_t> &values)
   return build_constructor (type, v);
 }
 
+/* The inline first probe of a hash-mode function (rt_abi.h): the keys,
+   which the runtime writes (so they may be aliased), and the counts,
+   which only the probes write.  */
+void
+ppgcc_new_hash_cache (ppgcc_fn &fn)
+{
+  fn.hash_keys = ppgcc_new_metrics (PP_HASH_CACHE_SLOTS);
+  fn.hash_counts = ppgcc_new_counters (PP_HASH_CACHE_SLOTS);
+}
+
 void
 ppgcc_new_ppp_arrays (ppgcc_fn &fn)
 {
@@ -194,6 +207,21 @@ define_var (tree var)
   node->force_output = true;
   if (!node->analyzed)
     node->analyze ();
+}
+
+/* The metadata as the descriptor holds it: packed (pp/meta_pack.h), a
+   fraction of the text's size in the loaded image; the text itself if
+   packing does not pay or memory ran out.  */
+static std::string
+packed_meta (const std::string &text)
+{
+  char *buf;
+  size_t len;
+  if (pp_meta_pack (text.data (), text.size (), &buf, &len) < 0)
+    return text;
+  std::string packed = len < text.size () ? std::string (buf, len) : text;
+  free (buf);
+  return packed;
 }
 
 static tree
@@ -258,10 +286,11 @@ ppgcc_emit_unit ()
                                   ? fold_convert (counters_ptr,
                                                   build_fold_addr_expr (fn.counters))
                                   : null_pointer_node);
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 5), string_ptr (fn.meta));
+      std::string meta = packed_meta (fn.meta);
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 5), string_ptr (meta));
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 6),
                               build_int_cstu (unsigned_type_node,
-                                              fn.meta.size ()));
+                                              meta.size ()));
       /* In field order: varasm wants the constructor sorted.  */
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 7),
                               build_int_cstu (unsigned_type_node,
@@ -304,6 +333,17 @@ ppgcc_emit_unit ()
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 15),
                               build_int_cstu (unsigned_type_node,
                                               fn.num_sites));
+      if (fn.hash_keys)
+        {
+          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 17),
+                                  fold_convert (counters_ptr,
+                                                build_fold_addr_expr (
+                                                    fn.hash_keys)));
+          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 18),
+                                  fold_convert (counters_ptr,
+                                                build_fold_addr_expr (
+                                                    fn.hash_counts)));
+        }
       DECL_INITIAL (fn.desc) = build_constructor (dtype, v);
       define_var (fn.desc);
       CONSTRUCTOR_APPEND_ELT (ptrs, NULL_TREE, build_fold_addr_expr (fn.desc));

@@ -4,6 +4,7 @@
    local temporary; into-SSA turns it into a register (and handles the
    abnormal edges of setjmp and non-local gotos for us).  */
 #include "plugin.h"
+#include "pp/rt_abi.h"
 
 static tree
 u64_cst (uint64_t v)
@@ -111,8 +112,9 @@ gen_ppp_miss (gimple_seq *seq, tree bl, const ppgcc_fn &fn)
    own (see split_ppp_checks), keyed by the temporary it compares.  */
 struct ppp_check
 {
-  tree index; /* the clamped PPP index */
-  tree bl;    /* the Ball-Larus id, for a miss */
+  tree counts; /* what a hit counts in: ppp_counts, or hash_counts */
+  tree index;  /* the clamped PPP index, or the hash cache slot */
+  tree bl;     /* the Ball-Larus id, for a miss */
 };
 typedef std::vector<std::pair<tree, ppp_check> > ppp_checks;
 
@@ -154,7 +156,36 @@ gen_ppp_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
                                                                j)));
   gimple_seq_add_stmt (seq, gimple_build_cond (EQ_EXPR, t, bl, NULL_TREE,
                                                NULL_TREE));
-  checks.push_back ({ t, { j, bl } });
+  checks.push_back ({ t, { fn.ppp_counts, j, bl } });
+}
+
+/* A hash-mode path end, its inline first probe (rt_abi.h):
+     h = PP_HASH_CACHE_SLOT (id); t = hash_keys[h];
+     if (t == id + 1)   <- split later: hash_counts[h]++ / miss (id)
+   A hot path is counted in a few instructions without a call; the miss
+   arm is the PPP one (on x86-64 it keeps every register).  */
+static void
+gen_hash_cache_count (gimple_seq *seq, tree id, const ppgcc_fn &fn,
+                      ppp_checks &checks)
+{
+  tree u64 = ppgcc_u64_type ();
+  tree m = create_tmp_reg (u64, "pp_h");
+  gimple_seq_add_stmt (seq, gimple_build_assign (m, MULT_EXPR, id,
+                                                 u64_cst (PP_HASH_CACHE_MULT)));
+  tree h = create_tmp_reg (u64, "pp_h");
+  gimple_seq_add_stmt (seq, gimple_build_assign (
+                                h, RSHIFT_EXPR, m,
+                                build_int_cst (integer_type_node,
+                                               64 - PP_HASH_CACHE_BITS)));
+  tree key = create_tmp_reg (u64, "pp_k");
+  gimple_seq_add_stmt (seq, gimple_build_assign (key, PLUS_EXPR, id,
+                                                 u64_cst (1)));
+  tree t = create_tmp_reg (u64, "pp_t");
+  gimple_seq_add_stmt (seq, gimple_build_assign (t, array_ref (fn.hash_keys,
+                                                               h)));
+  gimple_seq_add_stmt (seq, gimple_build_cond (EQ_EXPR, t, key, NULL_TREE,
+                                               NULL_TREE));
+  checks.push_back ({ t, { fn.hash_counts, h, id } });
 }
 
 /* counter[index]++ for a probe that ends a path.  */
@@ -169,7 +200,9 @@ gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
     }
   tree index = path_index (seq, regs[0], p.count_uses_reg, p.count_off);
   tree counters = fn.count_base ? fn.count_base : fn.counters;
-  if (!counters)
+  if (!counters && fn.hash_keys)
+    gen_hash_cache_count (seq, index, fn, checks);
+  else if (!counters)
     gen_hash_hit (seq, index, fn); /* the runtime counts (thread-safe) */
   else
     gen_increment (seq, array_ref (unshare_expr (counters), index));
@@ -217,9 +250,10 @@ gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
   return seq;
 }
 
-/* Gives each PPP check the control flow it stands for: the block is split
-   after the condition, the hit arm counts by PPP id, the miss arm (laid
-   out as unlikely) hands the Ball-Larus id to the side table.  Checks are
+/* Gives each PPP check (and hash cache check) the control flow it stands
+   for: the block is split after the condition, the hit arm counts by PPP
+   id (cache slot), the miss arm (laid out as unlikely) hands the
+   Ball-Larus id to the side table.  Checks are
    found by their compared temporary, so copies made for several edges are
    split too.  */
 static void
@@ -261,7 +295,7 @@ split_ppp_checks (function *fun, const ppp_checks &checks,
       make_single_succ_edge (hit, join, EDGE_FALLTHRU);
       make_single_succ_edge (miss, join, EDGE_FALLTHRU);
       gimple_seq hit_seq = NULL, miss_seq = NULL;
-      gen_increment (&hit_seq, array_ref (fn.ppp_counts, ch->index));
+      gen_increment (&hit_seq, array_ref (ch->counts, ch->index));
       gen_ppp_miss (&miss_seq, ch->bl, fn);
       gimple_stmt_iterator gsi = gsi_start_bb (hit);
       gsi_insert_seq_after (&gsi, hit_seq, GSI_NEW_STMT);

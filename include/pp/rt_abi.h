@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 4u
+#define PP_ABI_VERSION 5u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* counters == NULL: paths go to the hash table */
@@ -77,7 +77,25 @@ struct __pp_fn_desc
      function's context records (__pp_slot below).  0: none used.  */
   uint32_t num_sites;
   uint32_t reserved;
+  /* Hash mode without PP_FN_HPT: the inline first probe (issue 15).  A
+     path end computes h = PP_HASH_CACHE_SLOT (id) and, when
+     hash_keys[h] == id + 1, counts hash_counts[h]++ in place; else it
+     calls the runtime (__pp_hash_hit), which counts the path in its own
+     table and claims hash_keys[h] for it when the slot is free.  Only the
+     runtime writes hash_keys (once per slot), only probes hash_counts: a
+     path's count is hash_counts[h] plus what the runtime's table holds.
+     Both [PP_HASH_CACHE_SLOTS], or NULL.  */
+  uint64_t *hash_keys;
+  uint64_t *hash_counts;
 };
+
+#define PP_HASH_CACHE_BITS 12
+#define PP_HASH_CACHE_SLOTS (1u << PP_HASH_CACHE_BITS)
+/* Fibonacci hashing: the top bits of id * 2^64/phi.  */
+#define PP_HASH_CACHE_MULT 0x9e3779b97f4a7c15ull
+#define PP_HASH_CACHE_SLOT(id) \
+  ((uint32_t) (((uint64_t) (id) * PP_HASH_CACHE_MULT) \
+               >> (64 - PP_HASH_CACHE_BITS)))
 
 struct __pp_unit
 {
