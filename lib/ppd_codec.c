@@ -4,6 +4,9 @@
 #include "pp/sat.h"
 #include "file_io.c"
 #include "pp/rt_abi.h"
+#ifndef PP_KEEP_PACKED_META
+#include "pp/meta_pack.h"
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -86,7 +89,7 @@ ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
       return -1;
     }
   uint64_t payload = o.len - PPD_HEADER_SIZE;
-  uint64_t sum = pp_fnv64 (o.buf + PPD_HEADER_SIZE, payload);
+  uint64_t sum = pp_sum64 (o.buf + PPD_HEADER_SIZE, payload);
   for (int i = 0; i < 8; i++)
     {
       o.buf[8 + i] = (unsigned char) (payload >> (8 * i));
@@ -176,7 +179,7 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
       *why = "truncated header";
       return -1;
     }
-  if (version != PPD_VERSION && version != 1)
+  if (version < 1 || version > PPD_VERSION)
     {
       *why = "profile format version not supported by this ppgcc";
       return -1;
@@ -187,7 +190,10 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
                                               : "trailing bytes after the profile";
       return -1;
     }
-  if (pp_fnv64 (buf + PPD_HEADER_SIZE, payload) != sum)
+  /* Versions 1 and 2 were checksummed byte by byte (FNV-1a 64).  */
+  uint64_t have = version >= 3 ? pp_sum64 (buf + PPD_HEADER_SIZE, payload)
+                               : pp_fnv64 (buf + PPD_HEADER_SIZE, payload);
+  if (have != sum)
     {
       *why = "checksum mismatch (corrupted)";
       return -1;
@@ -215,6 +221,10 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
       fn->num_paths = ppd_get (&in, 8);
       fn->dropped = ppd_get (&in, 8);
       fn->meta = ppd_get_str (&in, &fn->meta_len);
+#ifndef PP_KEEP_PACKED_META
+      if (fn->meta && pp_meta_unpack_field (&fn->meta, &fn->meta_len) < 0)
+        in.bad = 1;
+#endif
       fn->npairs = ppd_get (&in, 8);
       if (in.bad || fn->npairs > (size_t) (in.end - in.p) / 16)
         {

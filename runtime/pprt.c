@@ -11,6 +11,8 @@
    very large functions, which come from mmap.  */
 #define _GNU_SOURCE
 #define PPD_API static __attribute__ ((unused))
+/* Metadata stays packed in what the runtime writes (meta_pack.h).  */
+#define PP_KEEP_PACKED_META
 #include "ppd_codec.c"
 
 #include "pp/rt_abi.h"
@@ -36,11 +38,16 @@ PPRT_HIDDEN void __pp_switch_after_fork (void);
 PPRT_HIDDEN int __pp_switch_nothing_counted (void);
 
 /* cct.c: calling contexts and metrics (units with PP_UNIT_CCT or a metric
-   list), written to the program's .ppc (runtime/cct_dump.c).  */
-PPRT_HIDDEN void __pp_cct_register_unit (struct __pp_unit *u);
-PPRT_HIDDEN void __pp_cct_dump (void);
-PPRT_HIDDEN void __pp_cct_zero (void);
-PPRT_HIDDEN void __pp_cct_after_fork (void);
+   list), written to the program's .ppc (runtime/cct_dump.c).
+   Weak: cct.c comes out of libpprt.a only when an object calls
+   __pp_enter (a -fprofile-paths=cct or metric build), and with it
+   cct_dump.c, metric.c and the .ppc codec; a plain Ball-Larus program
+   links none of them (65 KB of text before, issue 15).  */
+#define PPRT_WEAK PPRT_HIDDEN __attribute__ ((weak))
+PPRT_WEAK void __pp_cct_register_unit (struct __pp_unit *u);
+PPRT_WEAK void __pp_cct_dump (void);
+PPRT_WEAK void __pp_cct_zero (void);
+PPRT_WEAK void __pp_cct_after_fork (void);
 
 static struct __pp_unit *_Atomic registered;
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -73,7 +80,8 @@ after_fork_in_child (void)
   __pp_switch_after_fork ();
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
-  __pp_cct_after_fork ();
+  if (__pp_cct_after_fork)
+    __pp_cct_after_fork ();
 }
 
 static void
@@ -99,7 +107,8 @@ __pp_register_unit (struct __pp_unit *u)
   do
     u->next = head;
   while (!atomic_compare_exchange_weak (&registered, &head, u));
-  __pp_cct_register_unit (u);
+  if (__pp_cct_register_unit)
+    __pp_cct_register_unit (u);
 }
 
 /* --------------------------------------------------------- file names */
@@ -374,7 +383,8 @@ __pp_dump (void)
   int saved = errno;
   /* The contexts first: flat metric profiles read the units' counters,
      which the .ppd dump below zeroes.  */
-  __pp_cct_dump ();
+  if (__pp_cct_dump)
+    __pp_cct_dump ();
   /* Every unit's counts first, once: the program's maximum goes into each
      unit's profile.  */
   int n = 0;
@@ -415,7 +425,8 @@ __pp_reset (void)
   pthread_mutex_lock (&dump_lock);
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
-  __pp_cct_zero ();
+  if (__pp_cct_zero)
+    __pp_cct_zero ();
   pthread_mutex_unlock (&dump_lock);
 }
 

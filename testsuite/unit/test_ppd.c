@@ -2,10 +2,12 @@
    version 2 round trips with trained lists, version 1 images (no trained
    list) written by hand, merging (counts add, trained sets unite), and the
    rejection of malformed and truncated images.  */
+#define _GNU_SOURCE /* memmem */
 #include "test_ppd.h"
 
 #include "pp/ppd.h"
 #include "pp/rt_abi.h"
+#include "pp/meta_pack.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
@@ -69,6 +71,23 @@ fnv1a64 (const unsigned char *p, size_t n)
   return h;
 }
 
+/* Our own pp_sum64 (version 3 on): FNV-1a's step over 64-bit
+   little-endian words, a shift, the length folded in first.  */
+static uint64_t
+sum64 (const unsigned char *p, size_t n)
+{
+  uint64_t h = 14695981039346656037ull ^ (uint64_t) n;
+  for (size_t i = 0; i < n; i += 8)
+    {
+      uint64_t w = 0;
+      for (size_t k = 0; k < 8 && i + k < n; k++)
+        w |= (uint64_t) p[i + k] << (8 * k);
+      h = (h ^ w) * 1099511628211ull;
+      h ^= h >> 29;
+    }
+  return h;
+}
+
 static void
 store_le (unsigned char *at, uint64_t v, int bytes)
 {
@@ -84,8 +103,11 @@ seal (unsigned char *buf, size_t len, uint32_t version)
   memcpy (buf, "PPD\x01", 4);
   store_le (buf + 4, version, 4);
   store_le (buf + 8, len - PPD_HEADER_SIZE, 8);
-  store_le (buf + 16, fnv1a64 (buf + PPD_HEADER_SIZE,
-                               len - PPD_HEADER_SIZE), 8);
+  store_le (buf + 16,
+            version >= 3 ? sum64 (buf + PPD_HEADER_SIZE, len - PPD_HEADER_SIZE)
+                         : fnv1a64 (buf + PPD_HEADER_SIZE,
+                                    len - PPD_HEADER_SIZE),
+            8);
 }
 
 /* An image built by hand, header left for seal.  */
@@ -169,7 +191,7 @@ test_round_trip (void)
   size_t len;
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
   CU_ASSERT_EQUAL (memcmp (buf, "PPD\x01", 4), 0);
-  CU_ASSERT_EQUAL (buf[4], 2); /* version 2 */
+  CU_ASSERT_EQUAL (buf[4], 3); /* version 3 */
 
   ppd_profile q;
   const char *why = NULL;
@@ -277,15 +299,27 @@ test_version1 (void)
   CU_ASSERT_EQUAL (h->pairs[1].count, 6);
   CU_ASSERT_EQUAL (h->ntrained, 0);
 
-  /* Written again, it is a version 2 file with a zero sum_max and an
-     empty trained list.  */
+  /* Written again, it is a version 3 file with a zero sum_max and an
+     empty trained list (the layout of version 2, another checksum).  */
   unsigned char *buf;
   size_t len;
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
+  image v3;
+  old_image (&v3, 3, 1);
+  CU_ASSERT_EQUAL_FATAL (len, v3.len);
+  CU_ASSERT_EQUAL (memcmp (buf, v3.buf, len), 0);
+  /* A version 2 image (FNV-1a 64) is still read.  */
   image v2;
   old_image (&v2, 2, 1);
-  CU_ASSERT_EQUAL_FATAL (len, v2.len);
-  CU_ASSERT_EQUAL (memcmp (buf, v2.buf, len), 0);
+  ppd_profile p2;
+  CU_ASSERT_EQUAL (ppd_decode (v2.buf, v2.len, &p2, &why), 0);
+  if (p2.nfns == 1)
+    CU_ASSERT_EQUAL (p2.fns[0].npairs, 2);
+  ppd_free (&p2);
+  /* Each version is checked with its own sum: a version 3 header over a
+     version 2 checksum is corrupt.  */
+  store_le (v2.buf + 4, 3, 4);
+  expect_reject (v2.buf, v2.len, "checksum mismatch (corrupted)");
   free (buf);
   ppd_free (&p);
 
@@ -293,7 +327,7 @@ test_version1 (void)
      trained list, and other versions are refused.  */
   old_image (&im, 2, 0);
   expect_reject (im.buf, im.len, "malformed contents");
-  old_image (&im, 3, 0);
+  old_image (&im, 4, 0);
   expect_reject (im.buf, im.len,
                  "profile format version not supported by this ppgcc");
 }
@@ -455,11 +489,11 @@ test_truncated (void)
   CU_ASSERT_PTR_NOT_NULL_FATAL (copy);
   memcpy (copy, buf, len);
   store_le (copy + len - 3 * 8, 3, 8); /* ntrained, before the two ids */
-  seal (copy, len, 2);
+  seal (copy, len, 3);
   expect_reject (copy, len, "malformed contents");
   /* Control: with the true count the resealed image decodes.  */
   store_le (copy + len - 3 * 8, 2, 8);
-  seal (copy, len, 2);
+  seal (copy, len, 3);
   ppd_profile q;
   const char *why = NULL;
   CU_ASSERT_EQUAL (ppd_decode (copy, len, &q, &why), 0);
@@ -472,10 +506,110 @@ test_truncated (void)
   CU_ASSERT_PTR_NOT_NULL_FATAL (longer);
   memcpy (longer, buf, len);
   expect_reject (longer, len + 1, "trailing bytes after the profile");
-  seal (longer, len + 1, 2);
+  seal (longer, len + 1, 3);
   expect_reject (longer, len + 1, "malformed contents");
   free (longer);
   free (buf);
+}
+
+
+/* Packs TEXT and checks the round trip exactly; returns the packed size. */
+static size_t
+pack_round_trip (const char *text, size_t len)
+{
+  char *packed;
+  size_t plen;
+  CU_ASSERT_EQUAL_FATAL (pp_meta_pack (text, len, &packed, &plen), 0);
+  CU_ASSERT (pp_meta_is_packed (packed, plen));
+  size_t n = 0;
+  char *back = pp_meta_unpack (packed, plen, &n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (back);
+  CU_ASSERT_EQUAL (n, len);
+  CU_ASSERT (memcmp (back, text, len) == 0);
+  CU_ASSERT_EQUAL (back[len], '\0');
+  free (back);
+  /* Every cut and every changed byte is refused or unpacks to something
+     else: never a read or write outside the buffers (ASan would say). */
+  for (size_t cut = 0; cut < plen; cut += 1 + plen / 64)
+    {
+      char *t = pp_meta_unpack (packed, cut, &n);
+      CU_ASSERT (t == NULL || n != len || memcmp (t, text, len) != 0
+                 || cut == plen);
+      free (t);
+    }
+  for (size_t i = 7; i < plen; i += 1 + plen / 64)
+    {
+      packed[i] ^= 0x5a;
+      free (pp_meta_unpack (packed, plen, &n));
+      packed[i] ^= 0x5a;
+    }
+  free (packed);
+  return plen;
+}
+
+static void
+test_meta_pack (void)
+{
+  /* The graph language's shape: long repeats, numbers that change.  */
+  size_t cap = 200000, len = 0;
+  char *text = malloc (cap);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (text);
+  len += (size_t) snprintf (text, cap, "function f\nfile \"f.c\"\nentry bb0\n");
+  for (int i = 0; len + 64 < cap && i < 3000; i++)
+    len += (size_t) snprintf (text + len, cap - len,
+                              "node bb%d line %d %d\nedge bb%d bb%d\n", i,
+                              100 + i / 3, 101 + i / 3, i, i + 1);
+  size_t plen = pack_round_trip (text, len);
+  CU_ASSERT (plen * 3 < len); /* measured: about a fifth */
+  /* Incompressible bytes, long runs, the empty text, short ones.  */
+  unsigned x = 12345;
+  for (size_t i = 0; i < 5000; i++)
+    text[i] = (char) ((x = x * 1103515245u + 12345u) >> 16);
+  pack_round_trip (text, 5000);
+  memset (text, 'a', 1000);
+  CU_ASSERT (pack_round_trip (text, 1000) < 40);
+  pack_round_trip ("", 0);
+  pack_round_trip ("abc", 3);
+  pack_round_trip ("abcdabcdabcd", 12);
+  /* Plain text is not packed, and is not unpacked.  */
+  size_t n;
+  CU_ASSERT (!pp_meta_is_packed ("node bb0\n", 9));
+  CU_ASSERT_PTR_NULL (pp_meta_unpack ("node bb0\n", 9, &n));
+  free (text);
+}
+
+/* A profile whose metadata is packed (as the runtime writes it) decodes
+   to the text; a damaged packed field makes the profile malformed.  */
+static void
+test_meta_in_profile (void)
+{
+  const char *text = "function f\nnode bb0\nnode bb1\nnode bb2\nnode bb3\n";
+  char *packed;
+  size_t plen;
+  CU_ASSERT_EQUAL_FATAL (pp_meta_pack (text, strlen (text), &packed, &plen),
+                         0);
+  ppd_profile p;
+  one_fn_profile (&p, 0, NULL, 0, NULL, 0);
+  free (p.fns[0].meta);
+  p.fns[0].meta = packed;
+  p.fns[0].meta_len = (uint32_t) plen;
+  unsigned char *buf;
+  size_t len;
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
+  ppd_profile q;
+  const char *why = NULL;
+  CU_ASSERT_EQUAL_FATAL (ppd_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL (q.fns[0].meta_len, strlen (text));
+  CU_ASSERT_STRING_EQUAL (q.fns[0].meta, text);
+  ppd_free (&q);
+  /* The packed length field says one byte more than the stream gives.  */
+  unsigned char *at = memmem (buf, len, PP_META_PACK_MAGIC, 3);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (at);
+  at[3]++;
+  seal (buf, len, 3);
+  expect_reject (buf, len, "malformed contents");
+  free (buf);
+  ppd_free (&p);
 }
 
 void
@@ -489,4 +623,6 @@ pp_add_ppd_tests (void)
   CU_add_test (s, "trained list must ascend", test_trained_order);
   CU_add_test (s, "corrupted images", test_corrupted);
   CU_add_test (s, "truncated images", test_truncated);
+  CU_add_test (s, "packed metadata", test_meta_pack);
+  CU_add_test (s, "packed metadata in a profile", test_meta_in_profile);
 }
