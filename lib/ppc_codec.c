@@ -629,6 +629,10 @@ ppc_decode_fns (ppc_in *in, ppc_profile *out)
       fn->num_paths = ppc_get_u64 (in);
       fn->source = ppc_get_str (in, NULL);
       fn->meta = ppc_get_str (in, &fn->meta_len);
+#ifndef PP_KEEP_PACKED_META
+      if (fn->meta && pp_meta_unpack_field (&fn->meta, &fn->meta_len) < 0)
+        ppc_bad (in, "damaged packed metadata");
+#endif
       ppc_line_done (in);
     }
 }

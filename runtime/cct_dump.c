@@ -9,6 +9,8 @@
    caller "inlined".  */
 #define _GNU_SOURCE
 #define PPC_API static __attribute__ ((unused))
+/* Metadata stays packed in what the runtime writes (meta_pack.h).  */
+#define PP_KEEP_PACKED_META
 #include "ppc_codec.c"
 #include "pp/sat.h"
 
