@@ -12,6 +12,7 @@
 
    Built by the test with the codec compiled in, as the runtime has it.  */
 #define PPC_API static __attribute__ ((unused))
+#define PP_KEEP_PACKED_META /* as the runtime: metadata left packed */
 #include "ppc_codec.c"
 
 #include <stdio.h>

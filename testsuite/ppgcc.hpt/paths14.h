@@ -1,6 +1,6 @@
 /* The HPT tests' function with 2^14 Ball-Larus paths (more than 2^13, so
-   it counts outside the array at the default -fprofile-paths-array-max=
-   4096): one diamond per bit of a 14-bit word, so each word runs its own
+   it counts outside the array at -fprofile-paths-array-max=
+   4096, which the tests give): one diamond per bit of a 14-bit word, so each word runs its own
    path.  */
 unsigned
 paths14 (unsigned w)

@@ -1,5 +1,5 @@
 /* A function with 2^14 Ball-Larus paths (more than 2^13, so it counts
-   outside the array at the default -fprofile-paths-array-max=4096): one
+   outside the array at -fprofile-paths-array-max=4096, which the tests give): one
    diamond per bit of a 14-bit word, so each word runs its own path.
    Skewed like real programs (thesis Fig 5.2): ten hot words, the k-th run
    1000 * (k + 1) times, and NCOLD cold words run once each, interleaved in
