@@ -37,7 +37,15 @@ fetch_source() {
         | $sudo tee /etc/apt/sources.list.d/ppgcc-deb-src.sources >/dev/null
       $sudo apt-get update -qq
     fi
-    (cd "$CACHE" && apt-get source -qq "$pkg" >/dev/null 2>&1) || die "apt-get source $pkg failed"
+    # The newest version can be missing from the mirror (pcre2's security
+    # update, 404): then try the other versions apt-cache knows, newest first.
+    if ! (cd "$CACHE" && apt-get source -qq "$pkg" >/dev/null 2>&1); then
+      local v ok=0
+      for v in $(apt-cache showsrc "$pkg" 2>/dev/null | awk '/^Version:/ { print $2 }' | sort -urV); do
+        (cd "$CACHE" && apt-get source -qq "$pkg=$v" >/dev/null 2>&1) && { ok=1; break; }
+      done
+      [ $ok = 1 ] || die "apt-get source $pkg failed"
+    fi
   fi
   ls -d "$CACHE/$pkg"-*/ | head -1 | sed 's:/$::'
 }
