@@ -642,32 +642,52 @@ warn_changed (void *ctx, const char *fn)
            "dropped\n", (const char *) ctx, fn);
 }
 
+/* What is at PATH: 0 with *OLD; 1 when nothing (or a damaged profile,
+   now kept aside); -1 when something that is not a ppgcc context profile
+   is there (a directory, a symbolic link, another file): left alone, and
+   nothing is written (pprt.c's read_old).  */
+static int
+read_old (const char *path, ppc_profile *old)
+{
+  char *buf;
+  size_t len;
+  const char *why = NULL;
+  int rc = pp_read_own_file (path, PPC_MAGIC " ", strlen (PPC_MAGIC " "),
+                             &buf, &len, &why);
+  if (rc < 0)
+    fprintf (stderr, "ppgcc profile: %s: %s; not a ppgcc profile, left as "
+             "it is; contexts not written\n", path, why);
+  if (rc != 0)
+    return rc;
+  rc = ppc_decode (buf, len, old, &why);
+  free (buf);
+  if (rc == 0)
+    return 0;
+  keep_aside (path, why ? why : "unreadable", ".corrupt");
+  return 1;
+}
+
 static int
 merge_and_write (const char *path, ppc_profile *now)
 {
-  char *lock_path = NULL;
-  if (asprintf (&lock_path, "%s.lock", path) < 0)
-    return -1;
   /* A lock file beside it, as pprt.c does for .ppd files: the profile is
      replaced by rename.  */
-  int fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  free (lock_path);
+  const char *why = NULL;
+  int fd = pp_lock_beside (path, &why);
   if (fd < 0)
     {
-      fprintf (stderr, "ppgcc profile: %s.lock: cannot create: %s\n", path,
-               strerror (errno));
+      fprintf (stderr, "ppgcc profile: %s.lock: cannot lock: %s; %s not "
+               "written\n", path, why, path);
       return -1;
     }
-  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-  while (fcntl (fd, F_SETLKW, &fl) < 0 && errno == EINTR)
-    ;
+  pp_remove_stale_temps (path);
   ppc_profile old;
-  const char *why = NULL;
   ppc_profile *result = now;
-  int have = ppc_read_file (path, &old, &why);
+  int rc = -1;
+  int have = read_old (path, &old);
   if (have < 0)
-    keep_aside (path, why ? why : "unreadable", ".corrupt");
-  else if (have == 0)
+    goto unlock;
+  if (have == 0)
     {
       if (ppc_merge_warn (&old, now, warn_changed, (void *) path, &why)
           == 0)
@@ -677,16 +697,25 @@ merge_and_write (const char *path, ppc_profile *now)
            not add to these.  */
         keep_aside (path, why ? why : "cannot merge", ".old");
     }
-  int rc = ppc_write_file (path, result);
+  rc = ppc_write_file (path, result);
   if (rc < 0)
     fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
              strerror (errno));
   if (have == 0)
     ppc_free (&old);
-  fl.l_type = F_UNLCK;
-  fcntl (fd, F_SETLK, &fl);
-  close (fd);
+unlock:
+  pp_unlock (fd);
   return rc;
+}
+
+/* Whether this process's run is in the file already: a run counts once
+   however often it dumps (pprt.c's run_counted).  Under the dump lock.  */
+static int run_counted;
+
+PPRT_HIDDEN void
+__pp_cct_dump_after_fork (void)
+{
+  run_counted = 0;
 }
 
 int
@@ -705,10 +734,15 @@ __pp_cct_write (void)
   if (build (&b) < 0)
     fprintf (stderr, "ppgcc profile: %s: out of memory, not written\n",
              path);
+  else if (run_counted && b.p.nnodes <= 1)
+    rc = 0; /* nothing ran since the last write */
   else
     {
+      b.p.runs = !run_counted;
       __pp_make_parent_dirs (path);
       rc = merge_and_write (path, &b.p);
+      if (rc == 0)
+        run_counted = 1;
     }
   builder_free (&b);
   free (path);
