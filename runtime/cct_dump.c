@@ -622,16 +622,29 @@ profile_file (void)
   return __pp_profile_path (exe);
 }
 
-/* FILE kept aside as FILE SUFFIX, with one line saying why.  */
-static void
+/* FILE kept aside as FILE SUFFIX, with one line saying why: 0; -1 when
+   that fails (a directory there): FILE left as it is.  */
+static int
 keep_aside (const char *path, const char *why, const char *suffix)
 {
   char *aside = NULL;
+  int e = ENOMEM;
   if (asprintf (&aside, "%s%s", path, suffix) >= 0)
-    rename (path, aside);
-  fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this run's "
-           "contexts afresh\n", path, why, aside ? aside : "(nothing)");
-  free (aside);
+    {
+      if (rename (path, aside) == 0)
+        {
+          fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this "
+                   "run's contexts afresh\n", path, why, aside);
+          free (aside);
+          return 0;
+        }
+      e = errno;
+      free (aside);
+    }
+  fprintf (stderr, "ppgcc profile: %s: %s; cannot keep it as %s%s: %s; "
+           "left as it is, contexts not written\n", path, why, path, suffix,
+           strerror (e));
+  return -1;
 }
 
 static void
@@ -644,8 +657,9 @@ warn_changed (void *ctx, const char *fn)
 
 /* What is at PATH: 0 with *OLD; 1 when nothing (or a damaged profile,
    now kept aside); -1 when something that is not a ppgcc context profile
-   is there (a directory, a symbolic link, another file): left alone, and
-   nothing is written (pprt.c's read_old).  */
+   is there (a directory, a symbolic link, another file) or a damaged one
+   cannot be kept aside: left alone, and nothing is written (pprt.c's
+   read_old).  */
 static int
 read_old (const char *path, ppc_profile *old)
 {
@@ -663,8 +677,7 @@ read_old (const char *path, ppc_profile *old)
   free (buf);
   if (rc == 0)
     return 0;
-  keep_aside (path, why ? why : "unreadable", ".corrupt");
-  return 1;
+  return keep_aside (path, why ? why : "unreadable", ".corrupt") < 0 ? -1 : 1;
 }
 
 static int
@@ -692,15 +705,16 @@ merge_and_write (const char *path, ppc_profile *now)
       if (ppc_merge_warn (&old, now, warn_changed, (void *) path, &why)
           == 0)
         result = &old;
-      else
-        /* Another metric list (the program was rebuilt): its figures do
-           not add to these.  */
-        keep_aside (path, why ? why : "cannot merge", ".old");
+      /* Another metric list (the program was rebuilt): its figures do
+         not add to these; the file is kept aside, else nothing written.  */
+      else if (keep_aside (path, why ? why : "cannot merge", ".old") < 0)
+        goto free_old;
     }
   rc = ppc_write_file (path, result);
   if (rc < 0)
     fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
              strerror (errno));
+free_old:
   if (have == 0)
     ppc_free (&old);
 unlock:

@@ -331,7 +331,8 @@ warn_changed (void *ctx, const char *fn)
 /* What is at PATH, read for the merge: 0 with *OLD; 1 when there is
    nothing (or a damaged profile, now kept aside as PATH.corrupt); -1 when
    something that is not a ppgcc profile is there (a directory, a symbolic
-   link, another file): left alone, and nothing is written.  */
+   link, another file) or a damaged one cannot be kept aside: left alone,
+   and nothing is written.  */
 static int
 read_old (const char *path, ppd_profile *old)
 {
@@ -351,18 +352,28 @@ read_old (const char *path, ppd_profile *old)
   free (buf);
   if (rc == 0)
     return 0;
-  /* Ours but damaged: never overwritten, kept aside.  */
+  /* Ours but damaged: never overwritten, kept aside; where that fails
+     (a directory at PATH.corrupt), left as it is.  */
   size_t n = strlen (path) + 16;
   char *aside = malloc (n);
+  int e = ENOMEM;
   if (aside)
     {
       snprintf (aside, n, "%s.corrupt", path);
-      rename (path, aside);
+      if (rename (path, aside) == 0)
+        {
+          fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this "
+                   "run's counts afresh\n", path, why, aside);
+          free (aside);
+          return 1;
+        }
+      e = errno;
     }
-  fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this "
-           "run's counts afresh\n", path, why, aside ? aside : "(nothing)");
+  fprintf (stderr, "ppgcc profile: %s: %s; cannot keep it as %s.corrupt: "
+           "%s; left as it is, counts not written\n", path, why, path,
+           strerror (e));
   free (aside);
-  return 1;
+  return -1;
 }
 
 /* Merges SNAP, the unit's counts since the last dump, into its file.
