@@ -149,8 +149,9 @@ prefix_strip (void)
     return 0;
   long n = 0;
   const char *p = s;
-  for (; *p >= '0' && *p <= '9' && n < 100000; p++)
-    n = n * 10 + (*p - '0');
+  for (; *p >= '0' && *p <= '9'; p++)
+    if (n < 100000) /* more than any path has */
+      n = n * 10 + (*p - '0');
   if (!*p)
     return n;
   if (!warned)
