@@ -519,12 +519,12 @@ __pp_reset (void)
 
 /* At exit, and when a shared object holding this copy of the runtime is
    unloaded; not when switching kept profiling off all along (nothing was
-   counted: switch.c).  Like gcov's, the last destructor: priority 100,
-   the last one reserved for the implementation, runs after the program's
-   destructors of every priority (101 and up, and none), so that what
-   they count is written too.  atexit handlers run before any destructor
-   (a dynamic program's destructors run from the first atexit handler
-   there is, the dynamic linker's).  */
+   counted: switch.c).  The module's last destructor, as gcov's: priority
+   100 (0 to 100 are the implementation's) runs after the program's
+   destructors of priority 101 and up and of none, so that what they count
+   is written too.  atexit handlers need nothing more: they all run before
+   any destructor (a dynamic program's destructors run from the first
+   atexit handler there is, the dynamic linker's).  */
 #pragma GCC diagnostic ignored "-Wprio-ctor-dtor"
 __attribute__ ((destructor (100))) static void
 dump_at_exit (void)
