@@ -6,13 +6,17 @@
 #ifndef PP_FILE_IO_C
 #define PP_FILE_IO_C
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* An encoder's output: bytes appended, grown by doubling; OOM set (and
@@ -116,18 +120,21 @@ pp_meta_unpack_field (char **meta, uint32_t *len)
 }
 #endif
 
-/* PATH's bytes in a malloc'd *BUF of *LEN.  0; 1 when PATH does not
-   exist; -1 with *WHY a static reason.  */
+/* PATH's bytes in a malloc'd *BUF of *LEN, PATH opened with OFLAGS added
+   (the runtime adds O_NOFOLLOW).  0; 1 when PATH does not exist; -1 with
+   *WHY a static reason.  Never blocks on a FIFO put where a file was
+   expected.  */
 static __attribute__ ((unused)) int
-pp_read_whole_file (const char *path, char **buf, size_t *len,
-                    const char **why)
+pp_read_whole_file_flags (const char *path, int oflags, char **buf,
+                          size_t *len, const char **why)
 {
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | oflags);
   if (fd < 0)
     {
       if (errno == ENOENT)
         return 1;
-      *why = strerror (errno);
+      *why = errno == ELOOP && (oflags & O_NOFOLLOW) ? "a symbolic link"
+                                                      : strerror (errno);
       return -1;
     }
   struct stat st;
@@ -139,7 +146,7 @@ pp_read_whole_file (const char *path, char **buf, size_t *len,
     }
   if (!S_ISREG (st.st_mode))
     {
-      *why = "not a regular file";
+      *why = S_ISDIR (st.st_mode) ? "a directory" : "not a regular file";
       close (fd);
       return -1;
     }
@@ -169,6 +176,160 @@ pp_read_whole_file (const char *path, char **buf, size_t *len,
   return 0;
 }
 
+static __attribute__ ((unused)) int
+pp_read_whole_file (const char *path, char **buf, size_t *len,
+                    const char **why)
+{
+  return pp_read_whole_file_flags (path, 0, buf, len, why);
+}
+
+/* For the runtime, which writes PATH next: PATH's bytes when they start
+   with MAGIC[0..MLEN) (a profile of ours, maybe damaged): 0; 1 when PATH
+   does not exist; -1 with *WHY when what is there is not ours (a
+   directory, a symbolic link, another file, unreadable): the runtime must
+   neither move nor replace it.  Symbolic links are not followed.  */
+static __attribute__ ((unused)) int
+pp_read_own_file (const char *path, const char *magic, size_t mlen,
+                  char **buf, size_t *len, const char **why)
+{
+  int rc = pp_read_whole_file_flags (path, O_NOFOLLOW, buf, len, why);
+  if (rc == 0 && (*len < mlen || memcmp (*buf, magic, mlen) != 0))
+    {
+      free (*buf);
+      *why = "unknown contents";
+      return -1;
+    }
+  return rc;
+}
+
+/* The lock file beside PATH ("PATH.lock"), opened and locked for
+   writing; never through a symbolic link, never anything but a regular
+   file.  The descriptor, or -1 with *WHY.  */
+static __attribute__ ((unused)) int
+pp_lock_beside (const char *path, const char **why)
+{
+  size_t n = strlen (path) + 6;
+  char *lock_path = malloc (n);
+  if (!lock_path)
+    {
+      *why = "out of memory";
+      return -1;
+    }
+  snprintf (lock_path, n, "%s.lock", path);
+  int fd = open (lock_path,
+                 O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  free (lock_path);
+  struct stat st;
+  if (fd < 0)
+    *why = errno == ELOOP ? "a symbolic link (not followed)" : strerror (errno);
+  else if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    {
+      *why = "not a regular file";
+      close (fd);
+      fd = -1;
+    }
+  if (fd < 0)
+    return -1;
+  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+  while (fcntl (fd, F_SETLKW, &fl) < 0 && errno == EINTR)
+    ;
+  return fd;
+}
+
+/* Releases pp_lock_beside's lock.  */
+static __attribute__ ((unused)) void
+pp_unlock (int fd)
+{
+  struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
+  fcntl (fd, F_SETLK, &fl);
+  close (fd);
+}
+
+/* 64 bits nobody else can guess: a temporary's name.  getrandom, else
+   (old kernels) the clock, the pid and an address mixed.  */
+static __attribute__ ((unused)) uint64_t
+pp_random64 (void)
+{
+  uint64_t r;
+  if (getrandom (&r, sizeof r, GRND_NONBLOCK) == (ssize_t) sizeof r)
+    return r;
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  r = (uint64_t) ts.tv_nsec ^ ((uint64_t) ts.tv_sec << 30)
+      ^ ((uint64_t) getpid () << 42) ^ (uint64_t) (uintptr_t) &ts;
+  return pp_fnv64 (&r, sizeof r);
+}
+
+/* A writer's temporary beside PATH: "PATH.tmp.<pid>.<16 hex digits>"
+   (earlier runtimes wrote "PATH.tmp.<pid>").  */
+#define PP_TMP_INFIX ".tmp."
+
+/* Whether NAME, an entry of PATH's directory, is a temporary of a writer
+   of BASE (PATH's last component): *PID its writer.  */
+static __attribute__ ((unused)) int
+pp_is_temp_of (const char *name, const char *base, long *pid)
+{
+  size_t blen = strlen (base), ilen = strlen (PP_TMP_INFIX);
+  if (strncmp (name, base, blen) != 0
+      || strncmp (name + blen, PP_TMP_INFIX, ilen) != 0)
+    return 0;
+  const char *p = name + blen + ilen, *digits = p;
+  long n = 0;
+  while (*p >= '0' && *p <= '9' && p - digits < 10)
+    n = n * 10 + (*p++ - '0');
+  if (p == digits)
+    return 0;
+  if (*p == '.')
+    {
+      const char *hex = ++p;
+      while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))
+        p++;
+      if (p - hex != 16)
+        return 0;
+    }
+  *pid = n;
+  return *p == '\0';
+}
+
+/* Seconds after which a temporary is stale even if a process of its pid
+   runs (pids are reused); a write takes milliseconds.  */
+#define PP_TMP_MAX_AGE 3600
+
+/* Removes what killed writers left beside PATH: temporaries of PATH
+   (only names of the pattern above), regular files of this user, whose
+   writer no longer runs or that are older than PP_TMP_MAX_AGE.  Call it
+   holding PATH's lock: live writers of PATH hold it while their temporary
+   exists.  */
+static __attribute__ ((unused)) void
+pp_remove_stale_temps (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  const char *base = slash ? slash + 1 : path;
+  char *dir = slash ? strndup (path, (size_t) (slash - path) + 1)
+                    : strdup (".");
+  DIR *d = dir ? opendir (dir) : NULL;
+  free (dir);
+  if (!d)
+    return;
+  time_t now = time (NULL);
+  struct dirent *e;
+  while ((e = readdir (d)))
+    {
+      long pid;
+      struct stat st;
+      if (!pp_is_temp_of (e->d_name, base, &pid)
+          || fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
+          || !S_ISREG (st.st_mode) || st.st_uid != geteuid ())
+        continue;
+      /* This process writes nothing now: it holds the lock.  */
+      int gone = pid <= 0 || pid == (long) getpid ()
+                 || (kill ((pid_t) pid, 0) < 0 && errno == ESRCH);
+      if (gone || now - st.st_mtime > PP_TMP_MAX_AGE)
+        unlinkat (dirfd (d), e->d_name, 0);
+    }
+  closedir (d);
+}
+
 /* Writes LEN bytes of BUF to PATH atomically: a temporary file in the
    same directory, fsync, rename.  0, or -1 with errno set (the temporary
    removed).  */
@@ -176,14 +337,24 @@ static __attribute__ ((unused)) int
 pp_write_file_atomic (const char *path, const void *buf, size_t len)
 {
   size_t plen = strlen (path);
-  char *tmp = malloc (plen + 32);
+  char *tmp = malloc (plen + 40);
   if (!tmp)
     {
       errno = ENOMEM;
       return -1;
     }
-  snprintf (tmp, plen + 32, "%s.tmp.%ld", path, (long) getpid ());
-  int fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  /* A new file of a name nobody can guess: whatever another user put
+     there (a symbolic link to a victim) is never followed nor truncated.  */
+  int fd = -1;
+  for (int tries = 0; fd < 0 && tries < 8; tries++)
+    {
+      snprintf (tmp, plen + 40, "%s" PP_TMP_INFIX "%ld.%016llx", path,
+                (long) getpid (), (unsigned long long) pp_random64 ());
+      fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                 0644);
+      if (fd < 0 && errno != EEXIST)
+        break;
+    }
   int rc = fd < 0 ? -1 : 0;
   size_t done = 0;
   while (rc == 0 && done < len)

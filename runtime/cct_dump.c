@@ -624,16 +624,29 @@ profile_file (void)
   return __pp_profile_path (exe);
 }
 
-/* FILE kept aside as FILE SUFFIX, with one line saying why.  */
-static void
+/* FILE kept aside as FILE SUFFIX, with one line saying why: 0; -1 when
+   that fails (a directory there): FILE left as it is.  */
+static int
 keep_aside (const char *path, const char *why, const char *suffix)
 {
   char *aside = NULL;
+  int e = ENOMEM;
   if (asprintf (&aside, "%s%s", path, suffix) >= 0)
-    rename (path, aside);
-  fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this run's "
-           "contexts afresh\n", path, why, aside ? aside : "(nothing)");
-  free (aside);
+    {
+      if (rename (path, aside) == 0)
+        {
+          fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this "
+                   "run's contexts afresh\n", path, why, aside);
+          free (aside);
+          return 0;
+        }
+      e = errno;
+      free (aside);
+    }
+  fprintf (stderr, "ppgcc profile: %s: %s; cannot keep it as %s%s: %s; "
+           "left as it is, contexts not written\n", path, why, path, suffix,
+           strerror (e));
+  return -1;
 }
 
 static void
@@ -644,51 +657,81 @@ warn_changed (void *ctx, const char *fn)
            "dropped\n", (const char *) ctx, fn);
 }
 
+/* What is at PATH: 0 with *OLD; 1 when nothing (or a damaged profile,
+   now kept aside); -1 when something that is not a ppgcc context profile
+   is there (a directory, a symbolic link, another file) or a damaged one
+   cannot be kept aside: left alone, and nothing is written (pprt.c's
+   read_old).  */
+static int
+read_old (const char *path, ppc_profile *old)
+{
+  char *buf;
+  size_t len;
+  const char *why = NULL;
+  int rc = pp_read_own_file (path, PPC_MAGIC " ", strlen (PPC_MAGIC " "),
+                             &buf, &len, &why);
+  if (rc < 0)
+    fprintf (stderr, "ppgcc profile: %s: %s; not a ppgcc profile, left as "
+             "it is; contexts not written\n", path, why);
+  if (rc != 0)
+    return rc;
+  rc = ppc_decode (buf, len, old, &why);
+  free (buf);
+  if (rc == 0)
+    return 0;
+  return keep_aside (path, why ? why : "unreadable", ".corrupt") < 0 ? -1 : 1;
+}
+
 static int
 merge_and_write (const char *path, ppc_profile *now)
 {
-  char *lock_path = NULL;
-  if (asprintf (&lock_path, "%s.lock", path) < 0)
-    return -1;
   /* A lock file beside it, as pprt.c does for .ppd files: the profile is
      replaced by rename.  */
-  int fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  free (lock_path);
+  const char *why = NULL;
+  int fd = pp_lock_beside (path, &why);
   if (fd < 0)
     {
-      fprintf (stderr, "ppgcc profile: %s.lock: cannot create: %s\n", path,
-               strerror (errno));
+      fprintf (stderr, "ppgcc profile: %s.lock: cannot lock: %s; %s not "
+               "written\n", path, why, path);
       return -1;
     }
-  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-  while (fcntl (fd, F_SETLKW, &fl) < 0 && errno == EINTR)
-    ;
+  pp_remove_stale_temps (path);
   ppc_profile old;
-  const char *why = NULL;
   ppc_profile *result = now;
-  int have = ppc_read_file (path, &old, &why);
+  int rc = -1;
+  int have = read_old (path, &old);
   if (have < 0)
-    keep_aside (path, why ? why : "unreadable", ".corrupt");
-  else if (have == 0)
+    goto unlock;
+  if (have == 0)
     {
       if (ppc_merge_warn (&old, now, warn_changed, (void *) path, &why)
           == 0)
         result = &old;
-      else
-        /* Another metric list (the program was rebuilt): its figures do
-           not add to these.  */
-        keep_aside (path, why ? why : "cannot merge", ".old");
+      /* Another metric list (the program was rebuilt): its figures do
+         not add to these; the file is kept aside, else nothing written.  */
+      else if (keep_aside (path, why ? why : "cannot merge", ".old") < 0)
+        goto free_old;
     }
-  int rc = ppc_write_file (path, result);
+  rc = ppc_write_file (path, result);
   if (rc < 0)
     fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
              strerror (errno));
+free_old:
   if (have == 0)
     ppc_free (&old);
-  fl.l_type = F_UNLCK;
-  fcntl (fd, F_SETLK, &fl);
-  close (fd);
+unlock:
+  pp_unlock (fd);
   return rc;
+}
+
+/* Whether this process's run is in the file already: a run counts once
+   however often it dumps (pprt.c's run_counted).  Under the dump lock.  */
+static int run_counted;
+
+PPRT_HIDDEN void
+__pp_cct_dump_after_fork (void)
+{
+  run_counted = 0;
 }
 
 int
@@ -707,10 +750,15 @@ __pp_cct_write (void)
   if (build (&b) < 0)
     fprintf (stderr, "ppgcc profile: %s: out of memory, not written\n",
              path);
+  else if (run_counted && b.p.nnodes <= 1)
+    rc = 0; /* nothing ran since the last write */
   else
     {
+      b.p.runs = !run_counted;
       __pp_make_parent_dirs (path);
       rc = merge_and_write (path, &b.p);
+      if (rc == 0)
+        run_counted = 1;
     }
   builder_free (&b);
   free (path);

@@ -48,10 +48,43 @@ PPRT_WEAK void __pp_cct_register_unit (struct __pp_unit *u);
 PPRT_WEAK void __pp_cct_dump (void);
 PPRT_WEAK void __pp_cct_zero (void);
 PPRT_WEAK void __pp_cct_after_fork (void);
+PPRT_WEAK void __pp_cct_dump_after_fork (void);
 
 static struct __pp_unit *_Atomic registered;
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* The units whose file counts this process's run already: a run counts
+   once however often it dumps, as with gcov's __gcov_dump (run_counted).
+   Under dump_lock.  */
+static struct __pp_unit **counted;
+static size_t ncounted, counted_cap;
+
+static int
+run_counted (const struct __pp_unit *u)
+{
+  for (size_t i = 0; i < ncounted; i++)
+    if (counted[i] == u)
+      return 1;
+  return 0;
+}
+
+/* Out of memory: the run is counted again at the next dump, a lesser
+   evil than counts lost.  */
+static void
+mark_run_counted (struct __pp_unit *u)
+{
+  if (ncounted == counted_cap)
+    {
+      size_t cap = counted_cap ? counted_cap * 2 : 16;
+      struct __pp_unit **c = realloc (counted, cap * sizeof *c);
+      if (!c)
+        return;
+      counted = c;
+      counted_cap = cap;
+    }
+  counted[ncounted++] = u;
+}
 
 static void
 zero_counts (struct __pp_unit *u)
@@ -78,6 +111,9 @@ after_fork_in_child (void)
   pthread_mutex_init (&dump_lock, NULL);
   __pp_hpt_after_fork ();
   __pp_switch_after_fork ();
+  ncounted = 0; /* the child is a run of its own */
+  if (__pp_cct_dump_after_fork)
+    __pp_cct_dump_after_fork ();
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
   if (__pp_cct_after_fork)
@@ -113,17 +149,39 @@ __pp_register_unit (struct __pp_unit *u)
 
 /* --------------------------------------------------------- file names */
 
+/* PPGCC_PREFIX_STRIP: a count of directories, else (one line, once) 0.  */
+static long
+prefix_strip (void)
+{
+  static int warned;
+  const char *s = getenv ("PPGCC_PREFIX_STRIP");
+  if (!s || !*s)
+    return 0;
+  long n = 0;
+  const char *p = s;
+  for (; *p >= '0' && *p <= '9'; p++)
+    if (n < 100000) /* more than any path has */
+      n = n * 10 + (*p - '0');
+  if (!*p)
+    return n;
+  if (!warned)
+    fprintf (stderr, "ppgcc profile: PPGCC_PREFIX_STRIP=%s: expected a "
+             "number of leading directories (0, 1, 2, ...); none stripped\n",
+             s);
+  warned = 1;
+  return 0;
+}
+
 /* PPGCC_PREFIX / PPGCC_PREFIX_STRIP, as GCOV_PREFIX / GCOV_PREFIX_STRIP:
    drop that many leading directories of the absolute path, put the rest
-   under the prefix.  Returns a malloc'd path.  */
+   under the prefix.  Returns a malloc'd path.  Called under dump_lock.  */
 static char *
 profile_path (const char *path)
 {
   const char *prefix = getenv ("PPGCC_PREFIX");
   if (!prefix || !*prefix)
     return strdup (path);
-  const char *strip_s = getenv ("PPGCC_PREFIX_STRIP");
-  long strip = strip_s ? strtol (strip_s, NULL, 10) : 0;
+  long strip = prefix_strip ();
   const char *rest = path;
   for (; strip > 0; strip--)
     {
@@ -227,12 +285,13 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
   return 0;
 }
 
-/* The unit's counts as a profile of one run.  */
+/* The unit's counts since the last dump, as a profile of one run or (a
+   later dump of this process) of none.  */
 static int
 snapshot (struct __pp_unit *u, ppd_profile *p)
 {
   memset (p, 0, sizeof *p);
-  p->runs = 1;
+  p->runs = !run_counted (u);
   p->source = strdup (u->source ? u->source : "");
   p->fns = calloc (u->num_fns ? u->num_fns : 1, sizeof *p->fns);
   if (!p->source || !p->fns)
@@ -280,8 +339,56 @@ warn_changed (void *ctx, const char *fn)
            ((struct warn_ctx *) ctx)->path, fn);
 }
 
-/* Merges SNAP, the unit's counts of this run, into its file.  Returns 0
-   when written.  */
+/* What is at PATH, read for the merge: 0 with *OLD; 1 when there is
+   nothing (or a damaged profile, now kept aside as PATH.corrupt); -1 when
+   something that is not a ppgcc profile is there (a directory, a symbolic
+   link, another file) or a damaged one cannot be kept aside: left alone,
+   and nothing is written.  */
+static int
+read_old (const char *path, ppd_profile *old)
+{
+  char *buf;
+  size_t len;
+  const char *why = NULL;
+  int rc = pp_read_own_file (path, PPD_MAGIC, 4, &buf, &len, &why);
+  if (rc < 0)
+    {
+      fprintf (stderr, "ppgcc profile: %s: %s; not a ppgcc profile, left as "
+               "it is; counts not written\n", path, why);
+      return -1;
+    }
+  if (rc == 1)
+    return 1;
+  rc = ppd_decode ((const unsigned char *) buf, len, old, &why);
+  free (buf);
+  if (rc == 0)
+    return 0;
+  /* Ours but damaged: never overwritten, kept aside; where that fails
+     (a directory at PATH.corrupt), left as it is.  */
+  size_t n = strlen (path) + 16;
+  char *aside = malloc (n);
+  int e = ENOMEM;
+  if (aside)
+    {
+      snprintf (aside, n, "%s.corrupt", path);
+      if (rename (path, aside) == 0)
+        {
+          fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this "
+                   "run's counts afresh\n", path, why, aside);
+          free (aside);
+          return 1;
+        }
+      e = errno;
+    }
+  fprintf (stderr, "ppgcc profile: %s: %s; cannot keep it as %s.corrupt: "
+           "%s; left as it is, counts not written\n", path, why, path,
+           strerror (e));
+  free (aside);
+  return -1;
+}
+
+/* Merges SNAP, the unit's counts since the last dump, into its file.
+   Returns 0 when written.  */
 static int
 dump_unit (struct __pp_unit *u, ppd_profile *snap)
 {
@@ -295,43 +402,21 @@ dump_unit (struct __pp_unit *u, ppd_profile *snap)
       return -1;
     }
   make_parent_dirs (path);
-  size_t plen = strlen (path);
-  char *lock_path = malloc (plen + 6);
-  if (!lock_path)
-    goto out;
-  snprintf (lock_path, plen + 6, "%s.lock", path);
   /* A lock file beside the profile: the profile itself is replaced by
      rename, so a lock on it would not exclude a writer that opened the old
      one.  */
-  int lock_fd = open (lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  const char *why = NULL;
+  int lock_fd = pp_lock_beside (path, &why);
   if (lock_fd < 0)
     {
-      fprintf (stderr, "ppgcc profile: %s: cannot create: %s\n", lock_path,
-               strerror (errno));
-      free (lock_path);
+      fprintf (stderr, "ppgcc profile: %s.lock: cannot lock: %s; %s not "
+               "written\n", path, why, path);
       goto out;
     }
-  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-  while (fcntl (lock_fd, F_SETLKW, &fl) < 0 && errno == EINTR)
-    ;
-  const char *why = NULL;
-  int have = ppd_read_file (path, &old, &why);
+  pp_remove_stale_temps (path);
+  int have = read_old (path, &old);
   if (have < 0)
-    {
-      /* Never overwrite what we cannot read: keep it aside.  */
-      size_t n = plen + 16;
-      char *aside = malloc (n);
-      if (aside)
-        {
-          snprintf (aside, n, "%s.corrupt", path);
-          rename (path, aside);
-        }
-      fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this "
-               "run's counts afresh\n", path, why,
-               aside ? aside : "(nothing)");
-      free (aside);
-      have = 1;
-    }
+    goto unlock;
   ppd_profile *result = &now;
   if (have == 0)
     {
@@ -349,10 +434,8 @@ dump_unit (struct __pp_unit *u, ppd_profile *snap)
              strerror (errno));
   if (have == 0)
     ppd_free (&old);
-  fl.l_type = F_UNLCK;
-  fcntl (lock_fd, F_SETLK, &fl);
-  close (lock_fd);
-  free (lock_path);
+unlock:
+  pp_unlock (lock_fd);
 out:
   free (path);
   return rc;
@@ -374,6 +457,16 @@ program_max (const ppd_profile *p, int n)
           max = total;
       }
   return max;
+}
+
+/* Whether snapshot P holds no count.  */
+static int
+nothing_new (const ppd_profile *p)
+{
+  for (uint32_t f = 0; f < p->nfns; f++)
+    if (p->fns[f].npairs || p->fns[f].dropped)
+      return 0;
+  return 1;
 }
 
 void
@@ -409,8 +502,14 @@ __pp_dump (void)
        u = u->next, i++)
     {
       snaps[i].sum_max = sum_max;
-      if (ok[i] && dump_unit (u, &snaps[i]) == 0)
-        zero_counts (u);
+      if (ok[i] && !snaps[i].runs && nothing_new (&snaps[i]))
+        ; /* its file has this run and all its counts */
+      else if (ok[i] && dump_unit (u, &snaps[i]) == 0)
+        {
+          zero_counts (u);
+          if (snaps[i].runs)
+            mark_run_counted (u);
+        }
       ppd_free (&snaps[i]);
     }
   free (snaps);
@@ -432,8 +531,14 @@ __pp_reset (void)
 
 /* At exit, and when a shared object holding this copy of the runtime is
    unloaded; not when switching kept profiling off all along (nothing was
-   counted: switch.c).  */
-__attribute__ ((destructor)) static void
+   counted: switch.c).  The module's last destructor, as gcov's: priority
+   100 (0 to 100 are the implementation's) runs after the program's
+   destructors of priority 101 and up and of none, so that what they count
+   is written too.  atexit handlers need nothing more: they all run before
+   any destructor (a dynamic program's destructors run from the first
+   atexit handler there is, the dynamic linker's).  */
+#pragma GCC diagnostic ignored "-Wprio-ctor-dtor"
+__attribute__ ((destructor (100))) static void
 dump_at_exit (void)
 {
   if (__pp_switch_nothing_counted ())

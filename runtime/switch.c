@@ -125,6 +125,9 @@ __pp_switch_init (void)
       __pp_profile_off ();
       __atomic_store_n (&never_on, 1, __ATOMIC_RELAXED);
     }
+  else if (initial && *initial && strcmp (initial, "on"))
+    fprintf (stderr, "ppgcc profile: PPGCC_PROFILE=%s: expected on or off; "
+             "profiling stays on\n", initial);
   const char *sig = getenv ("PPGCC_SWITCH_SIGNAL");
   if (sig && *sig)
     {

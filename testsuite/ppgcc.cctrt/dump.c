@@ -1,8 +1,9 @@
 /* __pp_dump in the middle of a run writes what ran so far and zeroes it:
    the exit's dump adds only the rest, and the file holds each count once
-   (two dumps: two runs).  Three runs of the program: three times that.  */
+   and the run once (two dumps: one run, as gcov counts it).  Three runs of
+   the program: three times that.  */
 // runs: 3
-// expect: runs 6 kind cct metrics 0
+// expect: runs 3 kind cct metrics 0
 // expect: node main calls=3 rec=0 nctx=1 paths=0:3
 // expect: node main/f calls=15 rec=0 nctx=2 paths=0:9,1:6
 // expect: node main/f/g calls=21 rec=0 nctx=* paths=0:21
