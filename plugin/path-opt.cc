@@ -28,8 +28,7 @@ ensure_summary ()
     return;
   profile_info = XCNEW (gcov_summary);
   profile_info->runs = 1;
-  profile_info->sum_max = (gcov_type) MIN (ppgcc_profile_max_executions (),
-                                           (uint64_t) profile_count::max_count);
+  profile_info->sum_max = (gcov_type) ppgcc_profile_max_executions ();
 }
 
 /* Out-edge probabilities of graph node V from the edge counts; edges whose
@@ -188,6 +187,7 @@ ppgcc_use_profile (function *fun)
       std::vector<pp_pathid> ids;
       std::vector<uint64_t> counts;
       ppgcc_executed_paths (p, n, ids, counts);
+      ppgcc_profile_scale_counts (counts);
       ensure_summary ();
       ppgcc_cfg cfg2;
       pp_numbering *n2;
