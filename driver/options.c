@@ -3,6 +3,8 @@
 
 #include "options.h"
 
+#include "pp/optval.h"
+
 #include <libiberty/libiberty.h>
 
 #include <stdlib.h>
@@ -36,6 +38,25 @@ value_of (const char *arg, const char *opt)
   return NULL;
 }
 
+/* A numeric option's value (pp/optval.h), checked whatever the mode: the
+   plugin, which checks it too, is not loaded without -fprofile-paths or
+   -fuse-path-profile, and a bad value would go unnoticed.  Returns 0, or
+   -1 after one error line.  */
+static int
+check_numeric (const char *arg)
+{
+  const char *eq = strchr (arg, '=');
+  if (!eq)
+    return 0;
+  char *name = xstrndup (arg, eq - arg);
+  const pp_numeric_option *o = pp_numeric_option_find (name, 0);
+  free (name);
+  if (!o || pp_numeric_value (o, eq + 1, NULL, NULL))
+    return 0;
+  fprintf (stderr, "ppgcc: error: %s: not %s\n", arg, o->expects);
+  return -1;
+}
+
 int
 ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
 {
@@ -47,6 +68,8 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
     {
       char *a = argv[i];
       const char *v;
+      if (check_numeric (a) < 0)
+        return -1;
       if (!strcmp (a, "-fprofile-paths"))
         cl->mode = "bl";
       else if ((v = value_of (a, "-fprofile-paths")))

@@ -28,8 +28,7 @@ ensure_summary ()
     return;
   profile_info = XCNEW (gcov_summary);
   profile_info->runs = 1;
-  profile_info->sum_max = (gcov_type) MIN (ppgcc_profile_max_executions (),
-                                           (uint64_t) profile_count::max_count);
+  profile_info->sum_max = (gcov_type) ppgcc_profile_max_executions ();
 }
 
 /* Out-edge probabilities of graph node V from the edge counts; edges whose
@@ -101,6 +100,30 @@ install_counts (function *fun, const ppgcc_cfg &cfg, const pp_numbering *n,
    make it look for .gcda files.  */
 static bool installed_any;
 
+/* A function that keeps differences of its label addresses in static
+   storage (a table of `&&l1 - &&l0`, the offsets of a computed goto) must
+   stay in one section: split into hot and cold parts, the difference of
+   labels in two sections cannot be assembled ("can't resolve .text.hot -
+   .L2").  GCC 12 partitions such functions all the same, with
+   -fprofile-use as without it, as soon as a block is cold; with the
+   path profile's exact zero counts a block that did not run is.  DECL
+   gets an option set of its own without -freorder-blocks-and-partition
+   (and with the feedback flag, like the rest of the unit).  */
+static void
+keep_unpartitioned (tree decl)
+{
+  tree own = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl);
+  cl_optimization_restore (&global_options, &global_options_set,
+                           TREE_OPTIMIZATION (own ? own
+                                                  : optimization_default_node));
+  global_options.x_flag_reorder_blocks_and_partition = 0;
+  global_options.x_flag_branch_probabilities = 1;
+  DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl)
+      = build_optimization_node (&global_options, &global_options_set);
+  cl_optimization_restore (&global_options, &global_options_set,
+                           TREE_OPTIMIZATION (optimization_current_node));
+}
+
 namespace {
 
 const pass_data feedback_flag_pass_data = {
@@ -127,6 +150,13 @@ public:
     optimization_default_node
         = build_optimization_node (&global_options, &global_options_set);
     optimization_current_node = optimization_default_node;
+    cgraph_node *node;
+    FOR_EACH_FUNCTION (node)
+      {
+        function *fn = DECL_STRUCT_FUNCTION (node->decl);
+        if (fn && fn->has_forced_label_in_static)
+          keep_unpartitioned (node->decl);
+      }
     return 0;
   }
 };
@@ -157,6 +187,7 @@ ppgcc_use_profile (function *fun)
       std::vector<pp_pathid> ids;
       std::vector<uint64_t> counts;
       ppgcc_executed_paths (p, n, ids, counts);
+      ppgcc_profile_scale_counts (counts);
       ensure_summary ();
       ppgcc_cfg cfg2;
       pp_numbering *n2;

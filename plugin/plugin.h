@@ -188,8 +188,12 @@ bool ppgcc_cfg_counts (const ppgcc_cfg &cfg, const pp_numbering *n,
                        const std::vector<pp_pathid> &ids,
                        const std::vector<uint64_t> &counts,
                        ppgcc_counts &out);
-/* The most path executions of one function in the profile.  */
+/* The most path executions of one function in the profile, scaled as
+   ppgcc_profile_scale_counts scales (into GCC's profile_count range).  */
 uint64_t ppgcc_profile_max_executions ();
+/* Scales the path counts of one function, all in proportion, when the
+   profile's counts exceed GCC's range; else leaves them.  */
+void ppgcc_profile_scale_counts (std::vector<uint64_t> &counts);
 
 /* interesting.cc: the interesting paths of FUN.  Returns false when FUN
    has no training information (no profile, or one for another CFG); else

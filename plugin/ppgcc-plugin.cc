@@ -10,6 +10,7 @@
 #include "plugin.h"
 #include "plugin-version.h"
 
+#include "pp/optval.h"
 #include "pp/rt_abi.h"
 
 #include <cerrno>
@@ -280,20 +281,17 @@ on_all_ipa_passes_start (void *, void *)
   ppgcc_fns.clear ();
 }
 
+/* KEY=VAL of a numeric option (pp/optval.h): into *WHOLE or *PERCENT;
+   false after one error line naming the option and what it takes.  */
 static bool
-parse_count (const char *val, const char *option, unsigned long long *out)
+parse_numeric (const char *key, const char *val, unsigned long long *whole,
+               double *percent)
 {
-  char *end;
-  errno = 0;
-  unsigned long long v = val ? strtoull (val, &end, 10) : 0;
-  if (!val || !*val || *end || errno || *val == '-')
-    {
-      error ("ppgcc: %<%s=%s%>: not a number of paths", option,
-             val ? val : "");
-      return false;
-    }
-  *out = v;
-  return true;
+  const pp_numeric_option *o = pp_numeric_option_find (key, 1);
+  if (pp_numeric_value (o, val, whole, percent))
+    return true;
+  error ("ppgcc: %<%s=%s%>: not %s", o->option, val ? val : "", o->expects);
+  return false;
 }
 
 /* -fprofile-paths-metric=EVENT[,EVENT]: the names runtime/metric.c
@@ -363,14 +361,14 @@ parse_args (struct plugin_name_args *info)
             }
           else
             {
-              error ("ppgcc: mode %qs is not supported", m.c_str ());
+              error ("ppgcc: %<-fprofile-paths=%s%>: not bl, ppp, residual "
+                     "or cct", m.c_str ());
               return false;
             }
         }
       else if (!strcmp (key, "array-max"))
         {
-          if (!parse_count (val, "-fprofile-paths-array-max",
-                            &ppgcc_opts.array_max))
+          if (!parse_numeric (key, val, &ppgcc_opts.array_max, nullptr))
             return false;
           ppgcc_opts.array_max_set = true;
         }
@@ -386,8 +384,7 @@ parse_args (struct plugin_name_args *info)
         }
       else if (!strcmp (key, "ppp-min-paths"))
         {
-          if (!parse_count (val, "-fprofile-paths-ppp-min-paths",
-                            &ppgcc_opts.ppp_min_paths))
+          if (!parse_numeric (key, val, &ppgcc_opts.ppp_min_paths, nullptr))
             return false;
           ppgcc_opts.ppp_min_paths_set = true;
         }
@@ -411,15 +408,8 @@ parse_args (struct plugin_name_args *info)
         ppgcc_opts.interesting = val ? val : "";
       else if (!strcmp (key, "hot"))
         {
-          char *end;
-          double p = val ? strtod (val, &end) : -1;
-          if (!val || !*val || *end || !(p > 0 && p <= 100))
-            {
-              error ("ppgcc: %<-fprofile-paths-hot=%s%>: not a percentage "
-                     "above 0 and at most 100", val ? val : "");
-              return false;
-            }
-          ppgcc_opts.hot = p;
+          if (!parse_numeric (key, val, nullptr, &ppgcc_opts.hot))
+            return false;
         }
       else if (!strcmp (key, "metric"))
         {
@@ -444,26 +434,17 @@ parse_args (struct plugin_name_args *info)
         }
       else if (!strcmp (key, "ipp-depth"))
         {
-          if (!parse_count (val, "-fprofile-paths-ipp-depth",
-                            &ppgcc_opts.ipp_depth))
+          if (!parse_numeric (key, val, &ppgcc_opts.ipp_depth, nullptr))
             return false;
-          if (ppgcc_opts.ipp_depth < 1)
-            {
-              error ("ppgcc: %<-fprofile-paths-ipp-depth=%s%>: at least 1",
-                     val);
-              return false;
-            }
         }
       else if (!strcmp (key, "ipp-contexts"))
         {
-          if (!parse_count (val, "-fprofile-paths-ipp-contexts",
-                            &ppgcc_opts.ipp_contexts))
+          if (!parse_numeric (key, val, &ppgcc_opts.ipp_contexts, nullptr))
             return false;
         }
       else if (!strcmp (key, "ipp-growth"))
         {
-          if (!parse_count (val, "-fprofile-paths-ipp-growth",
-                            &ppgcc_opts.ipp_growth))
+          if (!parse_numeric (key, val, &ppgcc_opts.ipp_growth, nullptr))
             return false;
         }
       else if (!strcmp (key, "opt-info"))
@@ -488,21 +469,14 @@ parse_args (struct plugin_name_args *info)
         ppgcc_opts.superblocks = !val || strcmp (val, "0") != 0;
       else if (!strcmp (key, "superblock-growth"))
         {
-          if (!parse_count (val, "-fpath-superblock-growth",
-                            &ppgcc_opts.superblock_growth))
+          if (!parse_numeric (key, val, &ppgcc_opts.superblock_growth,
+                              nullptr))
             return false;
         }
       else if (!strcmp (key, "superblock-hot"))
         {
-          char *end;
-          double p = val ? strtod (val, &end) : -1;
-          if (!val || !*val || *end || !(p >= 0 && p <= 100))
-            {
-              error ("ppgcc: %<-fpath-superblock-hot=%s%>: not a percentage "
-                     "from 0 to 100", val ? val : "");
-              return false;
-            }
-          ppgcc_opts.superblock_hot = p;
+          if (!parse_numeric (key, val, nullptr, &ppgcc_opts.superblock_hot))
+            return false;
         }
       else
         {
@@ -525,6 +499,15 @@ ppgcc_register_pass (const char *plugin_name, opt_pass *pass,
   register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
 }
 
+/* After an error: the plugin registers nothing, and the compilation
+   fails on that one error line.  Not 1: GCC would add a second error,
+   "failed to initialize plugin", that says nothing more.  */
+static int
+init_failed ()
+{
+  return 0;
+}
+
 int
 plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
 {
@@ -532,13 +515,13 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     {
       error ("ppgcc: this plugin was built for GCC %s, not %s",
              gcc_version.basever, version->basever);
-      return 1;
+      return init_failed ();
     }
   /* Defaults that depend on the mode: residual profiling keeps a bounded
      array and sends rare tested paths to the side table (thesis §3.6,
      "Hash table usage policy"); small functions count by Ball-Larus id.  */
   if (!parse_args (info))
-    return 1;
+    return init_failed ();
   if (!ppgcc_opts.ppp_policy_set)
     ppgcc_opts.ppp_truncate = ppgcc_opts.mode == PPGCC_MODE_RESIDUAL;
   if (!ppgcc_opts.array_max_set)
@@ -564,7 +547,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
       error ("ppgcc: %<-fprofile-paths=cct%> and %<-fprofile-paths-metric%> "
              "go with Ball-Larus profiling only (not with ppp, residual or "
              "%<-fprofile-paths-switch%>)");
-      return 1;
+      return init_failed ();
     }
 
   if (ppgcc_opts.ipp != ppgcc_options::IPP_NONE
@@ -575,7 +558,7 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
       error ("ppgcc: %<-fprofile-paths-ipp%> goes with %<-fprofile-paths%>, "
              "%<=ppp%> or %<=residual%> (not with cct, metrics or "
              "%<-fprofile-paths-switch%>)");
-      return 1;
+      return init_failed ();
     }
 
   if (ppgcc_opts.ipp != ppgcc_options::IPP_NONE && !ppgcc_opts.use_profile)

@@ -264,8 +264,15 @@ ppgcc_cfg_counts (const ppgcc_cfg &cfg, const pp_numbering *n,
          == 0;
 }
 
-uint64_t
-ppgcc_profile_max_executions ()
+/* GCC's profile counts stop at profile_count::max_count (2^61-2): larger
+   ones (long or merged runs, a saturated 2^64-1) make negative gcov_type
+   values and crash its passes.  Counts are scaled down to at most half of
+   it, the rest headroom for sums and for paths kept at 1 (below).  */
+static const uint64_t count_limit = (uint64_t) profile_count::max_count / 2;
+
+/* The largest number of path executions of one function, unscaled.  */
+static uint64_t
+raw_max_executions ()
 {
   load ();
   static uint64_t max;
@@ -288,6 +295,36 @@ ppgcc_profile_max_executions ()
       done = true;
     }
   return max;
+}
+
+uint64_t
+ppgcc_profile_max_executions ()
+{
+  return MIN (raw_max_executions (), count_limit);
+}
+
+void
+ppgcc_profile_scale_counts (std::vector<uint64_t> &counts)
+{
+  /* One factor for the unit (for the whole program, when the runtime
+     recorded its largest function): hot and cold stay comparable across
+     functions and with the summary's sum_max.  A function with more
+     executions than that (an inconsistent merged file) is scaled by its
+     own total.  */
+  unsigned __int128 total = 0; /* not saturated: the scaled sum fits */
+  for (uint64_t c : counts)
+    total += c;
+  unsigned __int128 denom = MAX ((unsigned __int128) raw_max_executions (),
+                                 total);
+  if (denom <= count_limit)
+    return;
+  for (uint64_t &c : counts)
+    {
+      uint64_t scaled
+          = (uint64_t) ((unsigned __int128) c * count_limit / denom);
+      /* A path that ran stays one that ran.  */
+      c = c && !scaled ? 1 : scaled;
+    }
 }
 
 bool
