@@ -274,6 +274,9 @@ void ppgcc_choose_counting (function *fun, const char *fname,
                             const std::vector<pp_pathid> &ids, bool trained);
 void ppgcc_instrument_function (function *fun);
 bool ppgcc_skip_function (function *fun);
+/* Whether FUN's body is only there to be inlined (DECL_EXTERNAL: C99
+   inline without an external definition, gnu_inline); never instrumented.  */
+bool ppgcc_inline_only_p (function *fun);
 
 /* ipp.cc: -fprofile-paths-ipp, run when every function of the unit is
    lowered (before the IPA passes): chooses the call sites, makes the
