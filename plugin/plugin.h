@@ -242,6 +242,9 @@ void ppgcc_switch_mark_unit ();
    (false when the two CFGs differ).  */
 bool ppgcc_forwardable_p (function *fun);
 bool ppgcc_map_copy_cfg (function *fun, function *copy, ppgcc_cfg &cfg);
+/* Whether GCC may inline DECL in a plain build (always_inline, or within
+   its inlining limit by GCC's size estimate; never main).  */
+bool ppgcc_may_be_inlined_p (tree decl);
 /* Makes the copy DECL a function of its own: never inlined (noinline;
    always_inline and flatten dropped).  */
 void ppgcc_make_outlined (tree decl);
