@@ -41,8 +41,12 @@
    Functions that cannot be forwarded their arguments or cannot be copied
    (variable arguments, a static chain, non-local labels, setjmp and other
    abnormal edges, noreturn, by-reference results and parameters, OpenMP
-   regions, extern inline bodies) keep one body and test the flag at each
-   path end instead (=check).  */
+   regions, extern inline bodies), and public functions GCC may inline
+   (ppgcc_may_be_inlined_p: the test and a copy that is never inlined
+   would change what inlining does for their callers), keep one body and
+   test the flag at each path end instead (=check).  The copy of a local
+   g is made inlinable again once callers' copies call it
+   (switch-local.cc).  */
 #include "plugin.h"
 #include "tree-inline.h"
 
