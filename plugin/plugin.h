@@ -264,6 +264,9 @@ void ppgcc_switch_mark_unit ();
    (false when the two CFGs differ).  */
 bool ppgcc_forwardable_p (function *fun);
 bool ppgcc_map_copy_cfg (function *fun, function *copy, ppgcc_cfg &cfg);
+/* Whether GCC may inline DECL in a plain build (always_inline, or within
+   its inlining limit by GCC's size estimate; never main).  */
+bool ppgcc_may_be_inlined_p (tree decl);
 /* Makes the copy DECL a function of its own: never inlined (noinline;
    always_inline and flatten dropped).  */
 void ppgcc_make_outlined (tree decl);
@@ -296,6 +299,9 @@ void ppgcc_choose_counting (function *fun, const char *fname,
                             const std::vector<pp_pathid> &ids, bool trained);
 void ppgcc_instrument_function (function *fun);
 bool ppgcc_skip_function (function *fun);
+/* Whether FUN's body is only there to be inlined (DECL_EXTERNAL: C99
+   inline without an external definition, gnu_inline); never instrumented.  */
+bool ppgcc_inline_only_p (function *fun);
 
 /* ipp.cc: -fprofile-paths-ipp, run when every function of the unit is
    lowered (before the IPA passes): chooses the call sites, makes the

@@ -33,7 +33,21 @@ ppgcc_skip_function (function *fun)
   /* Our own constructor (and other compiler-made constructors).  */
   if (DECL_ARTIFICIAL (decl) && DECL_STATIC_CONSTRUCTOR (decl))
     return true;
-  return false;
+  return ppgcc_inline_only_p (fun);
+}
+
+/* A body GCC keeps only to inline it: a C99 inline definition without an
+   external one in this unit, or gnu_inline `extern inline'.  A call GCC
+   does not inline goes to the external definition, which may exist
+   nowhere (C99 inline code that links only because gcc -O2 inlines every
+   call).  Probes, a context entry or a switch copy make the body bigger
+   (or, with =entry, move it into a copy that is never inlined), and GCC
+   then stops inlining it where a plain build does: such a body is left
+   exactly as it is.  */
+bool
+ppgcc_inline_only_p (function *fun)
+{
+  return DECL_EXTERNAL (fun->decl);
 }
 
 /* How a function counts its paths.  */
@@ -255,8 +269,14 @@ public:
   {
     /* With -fprofile-paths-ipp the whole unit is instrumented at once,
        when every body is there (ipp.cc).  */
-    return !seen_error () && !ppgcc_skip_function (fun)
-           && ppgcc_opts.ipp == ppgcc_options::IPP_NONE;
+    if (seen_error () || ppgcc_opts.ipp != ppgcc_options::IPP_NONE)
+      return false;
+    if (ppgcc_inline_only_p (fun) && ppgcc_opts.opt_info)
+      inform (DECL_SOURCE_LOCATION (fun->decl),
+              "ppgcc: %qs: not instrumented: an inline body without an "
+              "external definition in this unit (GCC only inlines it)",
+              IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)));
+    return !ppgcc_skip_function (fun);
   }
   unsigned int execute (function *fun) final override
   {

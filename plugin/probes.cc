@@ -355,15 +355,69 @@ returns_twice_call_p (gimple *stmt)
          && (gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
 }
 
+/* Whether BB is GCC's abnormal dispatcher: the block every call that may
+   longjmp or goto non-locally has its abnormal edge to, and whose abnormal
+   edges go on to the setjmp, __builtin_setjmp receiver and non-local label
+   blocks.  */
+static bool
+abnormal_dispatcher_p (basic_block bb)
+{
+  gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (bb);
+  return !gsi_end_p (gsi)
+         && gimple_call_internal_p (gsi_stmt (gsi), IFN_ABNORMAL_DISPATCHER);
+}
+
+/* The dispatcher's probe, SEQ, which counts its one path (the dispatcher
+   alone: all its edges are abnormal, so the count's index is a constant).
+   The dispatcher must stay a block with nothing but
+   .ABNORMAL_DISPATCHER: the inliner finds it that way
+   (get_abnormal_succ_dispatcher) to give the calls it inlines their
+   abnormal edges, and without them GCC keeps a local's old value across a
+   __builtin_longjmp (GCC's pr60003.c); a flag test there
+   (-fprofile-paths-switch) would even split the block, leaving the
+   abnormal edges on a block that is no dispatcher.  So the count goes to
+   the start of each target entered only from the dispatcher (a
+   __builtin_setjmp receiver, after the receiver, which restores the frame;
+   a non-local label): each jump reaches one of them.  A target also
+   entered normally (the block of a setjmp call) cannot tell a jump from a
+   fall-through: there the jump is not counted.  */
+static void
+insert_for_dispatcher (basic_block bb, gimple_seq seq)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    {
+      basic_block dest = e->dest;
+      if (!single_pred_p (dest) || dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
+        continue;
+      gimple_stmt_iterator gsi = gsi_after_labels (dest);
+      if (!gsi_end_p (gsi)
+          && gimple_call_builtin_p (gsi_stmt (gsi),
+                                    BUILT_IN_SETJMP_RECEIVER))
+        {
+          gsi_insert_seq_after (&gsi, gimple_seq_copy (seq), GSI_SAME_STMT);
+          continue;
+        }
+      gsi_insert_seq_before (&gsi, gimple_seq_copy (seq), GSI_SAME_STMT);
+    }
+}
+
 /* A probe that ends the paths of a block: before its last statement when
    that one transfers control (a call that may not return or may jump
    abnormally, a computed goto, ...), else at its end.  A returns_twice call
    (setjmp) must stay first in its block, so there the probe goes on the
    block's normal out-edges instead (setjmp's own abnormal edge is only the
-   model of a later longjmp, which the receiver's restart covers).  */
+   model of a later longjmp, which the receiver's restart covers).  The
+   abnormal dispatcher gets no code at all (insert_for_dispatcher).  */
 static void
 insert_at_block_end (basic_block bb, gimple_seq seq)
 {
+  if (abnormal_dispatcher_p (bb))
+    {
+      insert_for_dispatcher (bb, seq);
+      return;
+    }
   gimple_stmt_iterator gsi = gsi_last_nondebug_bb (bb);
   if (gsi_end_p (gsi))
     {

@@ -41,8 +41,12 @@
    Functions that cannot be forwarded their arguments or cannot be copied
    (variable arguments, a static chain, non-local labels, setjmp and other
    abnormal edges, noreturn, by-reference results and parameters, OpenMP
-   regions, extern inline bodies) keep one body and test the flag at each
-   path end instead (=check).  */
+   regions, extern inline bodies), and public functions GCC may inline
+   (ppgcc_may_be_inlined_p: the test and a copy that is never inlined
+   would change what inlining does for their callers), keep one body and
+   test the flag at each path end instead (=check).  The copy of a local
+   g is made inlinable again once callers' copies call it
+   (switch-local.cc).  */
 #include "plugin.h"
 #include "tree-inline.h"
 
@@ -242,11 +246,44 @@ add_dispatch (function *fun, tree on)
     loops_state_set (LOOPS_NEED_FIXUP);
 }
 
+/* Whether GCC may inline DECL into its callers in a plain build:
+   always_inline, or (when optimising, not noinline) within the limit of
+   its kind by GCC's own size estimate.  */
+bool
+ppgcc_may_be_inlined_p (tree decl)
+{
+  if (DECL_DISREGARD_INLINE_LIMITS (decl))
+    return true;
+  if (!opt_for_fn (decl, optimize) || DECL_UNINLINABLE (decl)
+      || lookup_attribute ("noinline", DECL_ATTRIBUTES (decl))
+      || lookup_attribute ("noipa", DECL_ATTRIBUTES (decl))
+      || (DECL_NAME (decl) && MAIN_NAME_P (DECL_NAME (decl))))
+    return false;
+  int limit = DECL_DECLARED_INLINE_P (decl)
+                  ? opt_for_fn (decl, param_max_inline_insns_single)
+                  : opt_for_fn (decl, param_max_inline_insns_auto);
+  return estimate_num_insns_fn (decl, &eni_size_weights) <= limit;
+}
+
 function *
 ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg)
 {
   if (!ppgcc_forwardable_p (fun))
     return nullptr;
+  /* A public function GCC may inline keeps one body (=check): the
+     dispatch would make it bigger, and its copy is never inlined, so a
+     caller relying on the inlining (C99 inline, the union of DR#236 that
+     GCC sees only once f is inlined) would change.  A local one keeps
+     =entry: switch-local.cc makes its copy inlinable.  */
+  if (TREE_PUBLIC (fun->decl) && ppgcc_may_be_inlined_p (fun->decl))
+    {
+      if (ppgcc_opts.opt_info)
+        inform (DECL_SOURCE_LOCATION (fun->decl),
+                "ppgcc: %qs: one body (=check): GCC may inline it, which "
+                "a copy behind an entry test would change",
+                IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)));
+      return nullptr;
+    }
   cgraph_node *node = cgraph_node::get_create (fun->decl);
   /* The copy takes over the call graph edges of the calls it copies: f
      gets them now, and rebuilds them after this pass ("build_cgraph_edges"

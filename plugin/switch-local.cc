@@ -109,6 +109,19 @@ drop_dispatch (function *fun, gcond *cond, gassign *load)
   pop_cfun ();
 }
 
+/* The copy ON of local G inlined like G: G's attributes (always_inline,
+   noinline, ...) and inline flags back in place of ppgcc_make_outlined's.
+   A caller whose behaviour relies on G being inlined (the union of
+   DR#236) then behaves the same in its copy.  */
+void
+restore_inlining (tree on, tree g)
+{
+  DECL_ATTRIBUTES (on) = DECL_ATTRIBUTES (g);
+  DECL_UNINLINABLE (on) = DECL_UNINLINABLE (g);
+  DECL_DECLARED_INLINE_P (on) = DECL_DECLARED_INLINE_P (g);
+  DECL_DISREGARD_INLINE_LIMITS (on) = DECL_DISREGARD_INLINE_LIMITS (g);
+}
+
 unsigned int
 follow_callers ()
 {
@@ -163,10 +176,13 @@ follow_callers ()
       bool all = true;
       for (cgraph_edge *e = g->callers; e && all; e = e->next_caller)
         all = copy_of.count (e->caller) && !copies.count (e->caller);
-      if (!all)
-        continue;
-      drop_dispatch (DECL_STRUCT_FUNCTION (g->decl), test_of[g].first,
-                     test_of[g].second);
+      if (all)
+        drop_dispatch (DECL_STRUCT_FUNCTION (g->decl), test_of[g].first,
+                       test_of[g].second);
+      /* Where g keeps its dispatch, its copy inlined into it would double
+         it: only a small g (GCC may inline it anyway) gets that.  */
+      if (all || ppgcc_may_be_inlined_p (g->decl))
+        restore_inlining (p.second->decl, g->decl);
     }
   return 0;
 }
