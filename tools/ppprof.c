@@ -76,14 +76,6 @@ usage (FILE *out)
 }
 
 
-static void
-warn_mismatch (void *ctx, const char *fn)
-{
-  fprintf (stderr, "ppprof: %s: function '%s' has another CFG checksum "
-           "than in the files before it; keeping the later one\n",
-           (const char *) ctx, fn);
-}
-
 /* Whether the named inputs are context profiles: 1 all of them, 0 none
    (directories do not count), -1 a mix (message printed).  */
 static int
@@ -127,13 +119,15 @@ merge_contexts (char **files, int nfiles, const char *out)
   return rc;
 }
 
+/* All the profiles into OUT, a profile of as many objects
+   (ppd_merge_objects): -fuse-path-profile=OUT finds each object's
+   functions in it.  */
 static int
 merge (pp_profile_set *set, const char *out)
 {
   ppd_profile result = { 0 };
   for (int p = 0; p < set->num_profiles; p++)
-    if (ppd_merge (&result, &set->profiles[p], warn_mismatch,
-                   set->profile_names[p]) < 0)
+    if (ppd_merge_objects (&result, &set->profiles[p]) < 0)
       {
         fprintf (stderr, "ppprof: out of memory\n");
         return 2;
