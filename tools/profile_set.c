@@ -423,7 +423,8 @@ pp_profile_set_analyse (pp_profile_set *set)
             return -1;
           }
       mark_untested (fn);
-      qsort (fn->paths, fn->num_paths_run, sizeof *fn->paths, by_count);
+      if (fn->num_paths_run) /* paths is NULL when none ran */
+        qsort (fn->paths, fn->num_paths_run, sizeof *fn->paths, by_count);
       set->total = pp_add_sat (set->total, fn->total);
     }
   return 0;

@@ -29,7 +29,8 @@ set_fn (ppd_fn *fn, const char *name, uint32_t checksum, uint32_t flags,
   fn->meta = strdup ("entry s\nexit t\nedge s t\n");
   fn->meta_len = (uint32_t) strlen (fn->meta);
   fn->pairs = calloc (npairs + 1, sizeof *fn->pairs);
-  memcpy (fn->pairs, pairs, npairs * sizeof *pairs);
+  if (npairs)
+    memcpy (fn->pairs, pairs, npairs * sizeof *pairs);
   fn->npairs = npairs;
   if (ntrained)
     {
