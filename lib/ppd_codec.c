@@ -340,71 +340,241 @@ ppd_copy_fn (ppd_fn *dst, const ppd_fn *src)
       free (dst->trained);
       return -1;
     }
-  memcpy (dst->meta, src->meta ? src->meta : "", src->meta_len);
+  /* Empty lists may be NULL: memcpy from NULL is undefined even for 0.  */
+  if (src->meta_len)
+    memcpy (dst->meta, src->meta, src->meta_len);
   dst->meta[src->meta_len] = '\0';
-  memcpy (dst->pairs, src->pairs, src->npairs * sizeof *dst->pairs);
-  memcpy (dst->trained, src->trained, src->ntrained * sizeof *dst->trained);
+  if (src->npairs)
+    memcpy (dst->pairs, src->pairs, src->npairs * sizeof *dst->pairs);
+  if (src->ntrained)
+    memcpy (dst->trained, src->trained, src->ntrained * sizeof *dst->trained);
   return 0;
 }
 
-PPD_API int
-ppd_merge (ppd_profile *into, const ppd_profile *from,
-           void (*warn) (void *ctx, const char *fn_name), void *ctx)
+/* The source file FN's metadata names (its `file "..."` statement,
+   doc/graph-language.md) as written there, escapes kept (the plugin
+   spells each name one way), *N bytes; NULL when there is none.  */
+static const char *
+ppd_meta_file (const ppd_fn *fn, size_t *n)
 {
-  ppd_fn *fns = calloc ((size_t) into->nfns + from->nfns + 1, sizeof *fns);
-  if (!fns)
+  const char *p = fn->meta, *end = p ? p + fn->meta_len : NULL;
+  *n = 0;
+  while (p && p < end)
+    {
+      const char *eol = memchr (p, '\n', (size_t) (end - p));
+      if (!eol)
+        eol = end;
+      while (p < eol && (*p == ' ' || *p == '\t'))
+        p++;
+      if (eol - p > 5 && !memcmp (p, "file", 4) && (p[4] == ' ' || p[4] == '\t'))
+        {
+          const char *q = memchr (p, '"', (size_t) (eol - p));
+          if (!q)
+            return NULL;
+          const char *s = ++q;
+          while (q < eol && *q != '"')
+            q += *q == '\\' && q + 1 < eol ? 2 : 1;
+          *n = (size_t) (q - s);
+          return s;
+        }
+      p = eol + 1;
+    }
+  return NULL;
+}
+
+/* Who a function is while merging.  Profiles of one object (BY_UNIT 0):
+   its name, unique in an object.  Profiles of several objects (BY_UNIT
+   1): name, source file and checksum, as ppprof report tells functions
+   apart: two objects may each have a static function of one name.  */
+typedef struct
+{
+  const ppd_fn *fn;
+  const char *file;
+  size_t file_len;
+} ppd_key;
+
+static ppd_key
+ppd_key_of (const ppd_fn *fn, int by_unit)
+{
+  ppd_key k = { fn, NULL, 0 };
+  if (by_unit)
+    k.file = ppd_meta_file (fn, &k.file_len);
+  return k;
+}
+
+static uint64_t
+ppd_hash_bytes (uint64_t h, const void *p, size_t n)
+{
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 1099511628211ull;
+  return h;
+}
+
+static uint64_t
+ppd_key_hash (const ppd_key *k, int by_unit)
+{
+  uint64_t h = ppd_hash_bytes (14695981039346656037ull, k->fn->name,
+                               strlen (k->fn->name));
+  if (by_unit)
+    {
+      h = ppd_hash_bytes (h, k->file ? k->file : "", k->file_len);
+      h = ppd_hash_bytes (h, &k->fn->checksum, sizeof k->fn->checksum);
+    }
+  return h;
+}
+
+static int
+ppd_key_equal (const ppd_key *a, const ppd_key *b, int by_unit)
+{
+  if (strcmp (a->fn->name, b->fn->name) != 0)
+    return 0;
+  return !by_unit
+         || (a->fn->checksum == b->fn->checksum && a->file_len == b->file_len
+             && (!a->file_len || !memcmp (a->file, b->file, a->file_len)));
+}
+
+/* An open-addressing table of the merged functions' keys: slots hold an
+   index + 1 into FNS (0: empty); twice as many slots as functions at
+   most, so that a probe ends soon.  */
+typedef struct
+{
+  uint32_t *slot;
+  size_t mask;
+  ppd_key *keys;
+  int by_unit;
+} ppd_index;
+
+static int
+ppd_index_init (ppd_index *x, size_t max_fns, int by_unit)
+{
+  size_t cap = 16;
+  while (cap < 2 * max_fns)
+    cap *= 2;
+  x->slot = calloc (cap, sizeof *x->slot);
+  x->keys = malloc ((max_fns + 1) * sizeof *x->keys);
+  x->mask = cap - 1;
+  x->by_unit = by_unit;
+  if (!x->slot || !x->keys)
+    {
+      free (x->slot);
+      free (x->keys);
+      return -1;
+    }
+  return 0;
+}
+
+/* The slot of K: the one holding an equal key, or the empty one where it
+   goes.  */
+static uint32_t *
+ppd_index_find (const ppd_index *x, const ppd_key *k)
+{
+  size_t i = (size_t) ppd_key_hash (k, x->by_unit) & x->mask;
+  while (x->slot[i] && !ppd_key_equal (&x->keys[x->slot[i] - 1], k,
+                                       x->by_unit))
+    i = (i + 1) & x->mask;
+  return &x->slot[i];
+}
+
+/* Adds the counts of SRC into DST, the same function.  0 or -1 (out of
+   memory, DST unchanged).  */
+static int
+ppd_add_fn (ppd_fn *dst, const ppd_fn *src)
+{
+  uint64_t k;
+  ppd_pair *pairs = ppd_merge_pairs (dst, src, &k);
+  if (!pairs)
     return -1;
-  memcpy (fns, into->fns, into->nfns * sizeof *fns);
+  if (src->flags & PP_FN_TRAINED)
+    {
+      uint64_t nt;
+      uint64_t *t = ppd_union_ids (dst->trained, dst->ntrained, src->trained,
+                                   src->ntrained, &nt);
+      if (!t)
+        {
+          free (pairs);
+          return -1;
+        }
+      free (dst->trained);
+      dst->trained = t;
+      dst->ntrained = nt;
+    }
+  free (dst->pairs);
+  dst->pairs = pairs;
+  dst->npairs = k;
+  dst->dropped = pp_add_sat (dst->dropped, src->dropped);
+  dst->flags |= src->flags;
+  return 0;
+}
+
+static void
+ppd_free_fn (ppd_fn *fn)
+{
+  free (fn->name);
+  free (fn->meta);
+  free (fn->pairs);
+  free (fn->trained);
+}
+
+/* ppd_merge and ppd_merge_objects: functions told apart as ppd_key_of
+   says.  */
+static int
+ppd_merge_by (ppd_profile *into, const ppd_profile *from, int by_unit,
+              void (*warn) (void *ctx, const char *fn_name), void *ctx)
+{
+  size_t max = (size_t) into->nfns + from->nfns;
+  if (max > UINT32_MAX - 1)
+    return -1;
+  ppd_fn *fns = calloc (max + 1, sizeof *fns);
+  ppd_index x;
+  if (!fns || ppd_index_init (&x, max, by_unit) < 0)
+    {
+      free (fns);
+      return -1;
+    }
+  if (into->nfns)
+    memcpy (fns, into->fns, into->nfns * sizeof *fns);
   uint32_t n = into->nfns;
+  /* Keys point into FNS, whose records move no more.  */
+  for (uint32_t g = 0; g < n; g++)
+    {
+      x.keys[g] = ppd_key_of (&fns[g], by_unit);
+      uint32_t *s = ppd_index_find (&x, &x.keys[g]);
+      if (!*s) /* the first of a repeated key gets the counts, as before */
+        *s = g + 1;
+    }
   for (uint32_t f = 0; f < from->nfns; f++)
     {
       const ppd_fn *src = &from->fns[f];
-      uint32_t g = 0;
-      while (g < n && strcmp (fns[g].name, src->name) != 0)
-        g++;
-      if (g < n && fns[g].checksum == src->checksum)
+      ppd_key k = ppd_key_of (src, by_unit);
+      uint32_t *s = ppd_index_find (&x, &k);
+      if (*s && fns[*s - 1].checksum == src->checksum)
         {
-          uint64_t k;
-          ppd_pair *pairs = ppd_merge_pairs (&fns[g], src, &k);
-          if (!pairs)
+          if (ppd_add_fn (&fns[*s - 1], src) < 0)
             goto oom;
-          if (src->flags & PP_FN_TRAINED)
-            {
-              uint64_t nt;
-              uint64_t *t = ppd_union_ids (fns[g].trained, fns[g].ntrained,
-                                           src->trained, src->ntrained, &nt);
-              if (!t)
-                {
-                  free (pairs);
-                  goto oom;
-                }
-              free (fns[g].trained);
-              fns[g].trained = t;
-              fns[g].ntrained = nt;
-            }
-          free (fns[g].pairs);
-          fns[g].pairs = pairs;
-          fns[g].npairs = k;
-          fns[g].dropped = pp_add_sat (fns[g].dropped, src->dropped);
-          fns[g].flags |= src->flags;
           continue;
         }
       ppd_fn copy;
       if (ppd_copy_fn (&copy, src) < 0)
         goto oom;
-      if (g < n)
+      if (*s)
         {
+          /* Only by name: the object's function changed since.  */
           if (warn)
             warn (ctx, src->name);
-          free (fns[g].name);
-          free (fns[g].meta);
-          free (fns[g].pairs);
-          free (fns[g].trained);
-          fns[g] = copy;
+          ppd_free_fn (&fns[*s - 1]);
+          fns[*s - 1] = copy;
+          x.keys[*s - 1] = ppd_key_of (&fns[*s - 1], by_unit);
         }
       else
-        fns[n++] = copy;
+        {
+          fns[n] = copy;
+          x.keys[n] = ppd_key_of (&fns[n], by_unit);
+          *s = ++n;
+        }
     }
+  free (x.slot);
+  free (x.keys);
   free (into->fns);
   into->fns = fns;
   into->nfns = n;
@@ -417,10 +587,29 @@ ppd_merge (ppd_profile *into, const ppd_profile *from,
     }
   return 0;
 oom:
-  /* Functions merged so far share storage with INTO; undo is not worth it
-     for an out-of-memory path: keep what is consistent.  */
+  /* INTO's records merged so far (their lists replaced, freed) go back to
+     INTO: partly merged, but consistent.  */
+  if (into->nfns)
+    memcpy (into->fns, fns, into->nfns * sizeof *fns);
+  for (uint32_t g = into->nfns; g < n; g++)
+    ppd_free_fn (&fns[g]);
+  free (x.slot);
+  free (x.keys);
   free (fns);
   return -1;
+}
+
+PPD_API int
+ppd_merge (ppd_profile *into, const ppd_profile *from,
+           void (*warn) (void *ctx, const char *fn_name), void *ctx)
+{
+  return ppd_merge_by (into, from, 0, warn, ctx);
+}
+
+PPD_API int
+ppd_merge_objects (ppd_profile *into, const ppd_profile *from)
+{
+  return ppd_merge_by (into, from, 1, NULL, NULL);
 }
 
 /* ---------------------------------------------------------------- files */

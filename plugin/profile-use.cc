@@ -7,8 +7,8 @@
    <object basename>.ppd below <dir> whose path ends most like the
    object's (field runs of a build made in another directory, or with
    PPGCC_PREFIX_STRIP); with a file, that file (typically merged by
-   `ppprof merge`).  Functions are matched by assembler name and CFG
-   checksum.  A missing profile is a note; a bad one a warning; neither
+   `ppprof merge`, a profile of many objects).  Functions are matched by
+   assembler name, source file and CFG checksum.  A missing profile is a note; a bad one a warning; neither
    stops the compilation.  */
 #include "plugin.h"
 
@@ -19,6 +19,7 @@
 #include "pp/spec.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <dirent.h>
 #include <sys/stat.h>
 
@@ -198,30 +199,80 @@ load ()
     }
 }
 
-/* The profile's record of NAME, or null; *MISMATCH when there is one for
-   another CFG.  */
+/* The profile's records by name: a merged profile (ppprof merge) lists
+   the functions of many objects, where two static functions may share a
+   name; and each record's source file, from its metadata when first
+   asked ("" when none).  */
+std::unordered_map<std::string, std::vector<uint32_t>> by_name;
+std::vector<std::string> record_file;
+std::vector<bool> record_file_read;
+
+void
+index_records ()
+{
+  if (!by_name.empty () || !profile.nfns)
+    return;
+  for (uint32_t i = 0; i < profile.nfns; i++)
+    by_name[profile.fns[i].name].push_back (i);
+  record_file.assign (profile.nfns, "");
+  record_file_read.assign (profile.nfns, false);
+}
+
+const std::string &
+file_of (uint32_t i)
+{
+  if (!record_file_read[i])
+    {
+      char err[256];
+      pp_spec *s = pp_spec_parse_string (profile.fns[i].meta,
+                                         profile.fns[i].meta_len, "profile",
+                                         err, sizeof err);
+      if (s && s->num_fns >= 1 && s->fns[0].file)
+        record_file[i] = s->fns[0].file;
+      pp_spec_free (s);
+      record_file_read[i] = true;
+    }
+  return record_file[i];
+}
+
+/* The profile's record of function NAME of source FILE with CFG CHECKSUM,
+   or null; *MISMATCH when there is one for another CFG.  Records of
+   another file (no trailing path component in common) are another
+   object's function of that name; of several records that match, the
+   one whose file ends most like FILE.  */
 const ppd_fn *
-lookup (const char *name, uint32_t checksum, bool *mismatch, uint32_t *other,
-        bool *segments)
+lookup (const char *name, const char *file, uint32_t checksum,
+        bool *mismatch, uint32_t *other, bool *segments)
 {
   *mismatch = false;
   *segments = false;
+  index_records ();
+  auto it = by_name.find (name);
+  if (it == by_name.end ())
+    return nullptr;
   const ppd_fn *found = nullptr;
-  for (uint32_t i = 0; i < profile.nfns && !found; i++)
-    if (!strcmp (profile.fns[i].name, name))
-      {
-        /* A record of interprocedural path segments (-fprofile-paths-ipp)
-           counts its supergraph's paths, not the function's own.  */
-        if (profile.fns[i].flags & PP_FN_IPP)
-          *segments = true;
-        else if (profile.fns[i].checksum == checksum)
+  int found_tail = -1;
+  for (uint32_t i : it->second)
+    {
+      const std::string &f = file_of (i);
+      int tail = f.empty () ? 0 : common_tail (f, file ? file : "");
+      if (!f.empty () && tail == 0)
+        continue;
+      /* A record of interprocedural path segments (-fprofile-paths-ipp)
+         counts its supergraph's paths, not the function's own.  */
+      if (profile.fns[i].flags & PP_FN_IPP)
+        *segments = true;
+      else if (profile.fns[i].checksum != checksum)
+        {
+          *mismatch = true;
+          *other = profile.fns[i].checksum;
+        }
+      else if (tail > found_tail)
+        {
           found = &profile.fns[i];
-        else
-          {
-            *mismatch = true;
-            *other = profile.fns[i].checksum;
-          }
-      }
+          found_tail = tail;
+        }
+    }
   if (found)
     *mismatch = *segments = false;
   return found;
@@ -358,7 +409,8 @@ ppgcc_profile_function (function *fun, const char *name, uint32_t checksum,
     return nullptr;
   uint32_t other = 0;
   bool segments;
-  const ppd_fn *f = lookup (name, checksum, mismatch, &other, &segments);
+  const ppd_fn *f = lookup (name, DECL_SOURCE_FILE (fun->decl), checksum,
+                            mismatch, &other, &segments);
   if (segments && !*mismatch)
     inform (DECL_SOURCE_LOCATION (fun->decl),
             "ppgcc: the path profile of %qs holds its interprocedural path "

@@ -76,14 +76,6 @@ usage (FILE *out)
 }
 
 
-static void
-warn_mismatch (void *ctx, const char *fn)
-{
-  fprintf (stderr, "ppprof: %s: function '%s' has another CFG checksum "
-           "than in the files before it; keeping the later one\n",
-           (const char *) ctx, fn);
-}
-
 /* Whether the named inputs are context profiles: 1 all of them, 0 none
    (directories do not count), -1 a mix (message printed).  */
 static int
@@ -127,13 +119,15 @@ merge_contexts (char **files, int nfiles, const char *out)
   return rc;
 }
 
+/* All the profiles into OUT, a profile of as many objects
+   (ppd_merge_objects): -fuse-path-profile=OUT finds each object's
+   functions in it.  */
 static int
 merge (pp_profile_set *set, const char *out)
 {
   ppd_profile result = { 0 };
   for (int p = 0; p < set->num_profiles; p++)
-    if (ppd_merge (&result, &set->profiles[p], warn_mismatch,
-                   set->profile_names[p]) < 0)
+    if (ppd_merge_objects (&result, &set->profiles[p]) < 0)
       {
         fprintf (stderr, "ppprof: out of memory\n");
         return 2;
@@ -229,8 +223,11 @@ dot (pp_profile_set *set, const char *only, int svg)
 }
 
 
-int
-main (int argc, char **argv)
+/* The command; FILES (room for ARGC names) is main's, freed there: every
+   return path leaves nothing behind (make check runs ppprof under
+   LeakSanitizer).  */
+static int
+run (int argc, char **argv, char **files)
 {
   if (argc < 2 || !strcmp (argv[1], "--help") || !strcmp (argv[1], "-h"))
     {
@@ -246,7 +243,6 @@ main (int argc, char **argv)
   long top = 20, paths = 0;
   double min_percent = 0;
   int json = 0, svg = 0, fail_on_new = 0, subtract = 0, cct_only = 0;
-  char **files = calloc (argc, sizeof *files);
   int nfiles = 0;
   for (int i = 2; i < argc; i++)
     {
@@ -270,7 +266,7 @@ main (int argc, char **argv)
           if (paths < 0 || *end || !*v)
             {
               fprintf (stderr, "ppprof: --paths %s: not a count\n", v);
-              return 1;
+          return 1;
             }
         }
       else if (!strcmp (a, "--min-percent") && i + 1 < argc)
@@ -283,7 +279,7 @@ main (int argc, char **argv)
             {
               fprintf (stderr, "ppprof: --min-percent %s: not a percentage "
                        "(0 to 100)\n", v);
-              return 1;
+          return 1;
             }
         }
       else if ((!strcmp (a, "--top") || !strcmp (a, "--function")
@@ -342,19 +338,14 @@ main (int argc, char **argv)
   if (is_cct || is_folded)
     {
       pp_cct_options o = { metric, json, subtract, paths, min_percent };
-      int rc = is_cct ? ppprof_cct (files, nfiles, &o)
-                      : ppprof_folded (files, nfiles, metric, subtract);
-      free (files);
-      return rc;
+      return is_cct ? ppprof_cct (files, nfiles, &o)
+                    : ppprof_folded (files, nfiles, metric, subtract);
     }
   if (is_report || is_merge)
     {
       int kind = input_kind (files, nfiles);
       if (kind < 0)
-        {
-          free (files);
-          return 2;
-        }
+        return 2;
       /* Merge writes what the output's name says; without a .ppc input
          or output, the .ppd commands below.  */
       size_t olen = out ? strlen (out) : 0;
@@ -363,7 +354,6 @@ main (int argc, char **argv)
         {
           fprintf (stderr, "ppprof: %s: context profiles merge into a "
                    ".ppc file\n", out);
-          free (files);
           return 1;
         }
       if (is_merge && ppc_out)
@@ -371,21 +361,20 @@ main (int argc, char **argv)
       if (kind || (is_report && (metric || subtract)))
         {
           pp_report_options o = { metric, only, top, json, subtract };
-          int rc = is_merge ? merge_contexts (files, nfiles, out)
-                            : ppprof_report_context (files, nfiles, &o);
-          free (files);
-          return rc;
+          return is_merge ? merge_contexts (files, nfiles, out)
+                          : ppprof_report_context (files, nfiles, &o);
         }
     }
   if (is_overlap)
     {
-      int rc = ppprof_overlap_files (files, top, json);
-      free (files);
-      return rc;
+      return ppprof_overlap_files (files, top, json);
     }
   pp_profile_set set;
   if (pp_profile_set_load (&set, files, nfiles) < 0)
-    return 2;
+    {
+      pp_profile_set_free (&set);
+      return 2;
+    }
   int rc;
   if (is_merge)
     rc = merge (&set, out);
@@ -396,6 +385,19 @@ main (int argc, char **argv)
   else
     rc = is_report ? ppprof_report (&set, top, only, json) : dot (&set, only, svg);
   pp_profile_set_free (&set);
+  return rc;
+}
+
+int
+main (int argc, char **argv)
+{
+  char **files = calloc (argc, sizeof *files);
+  if (!files)
+    {
+      fprintf (stderr, "ppprof: out of memory\n");
+      return 2;
+    }
+  int rc = run (argc, argv, files);
   free (files);
   return rc;
 }

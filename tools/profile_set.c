@@ -3,6 +3,7 @@
 
 #include "pp/ipp.h"
 #include "pp/rt_abi.h"
+#include "pp/sat.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -304,7 +305,9 @@ add_counts (pp_report_fn *fn, const ppd_fn *f)
   if ((f->flags & PP_FN_TRAINED) && add_trained (fn, f) < 0)
     return -1;
   fn->flags |= f->flags;
-  fn->dropped += f->dropped;
+  /* Sums saturate as the counts do (include/pp/ppd.h): 2^64-1 is "at
+     least that many", never a wrapped small number.  */
+  fn->dropped = pp_add_sat (fn->dropped, f->dropped);
   for (uint64_t k = 0; k < f->npairs; k++)
     {
       int i = 0;
@@ -317,8 +320,8 @@ add_counts (pp_report_fn *fn, const ppd_fn *f)
           fn->paths[i].id = f->pairs[k].id;
           fn->num_paths_run++;
         }
-      fn->paths[i].count += f->pairs[k].count;
-      fn->total += f->pairs[k].count;
+      fn->paths[i].count = pp_add_sat (fn->paths[i].count, f->pairs[k].count);
+      fn->total = pp_add_sat (fn->total, f->pairs[k].count);
     }
   return 0;
 }
@@ -357,7 +360,7 @@ mark_untested (pp_report_fn *fn)
       if (p->untested)
         {
           fn->num_untested++;
-          fn->untested_total += p->count;
+          fn->untested_total = pp_add_sat (fn->untested_total, p->count);
         }
     }
 }
@@ -420,8 +423,9 @@ pp_profile_set_analyse (pp_profile_set *set)
             return -1;
           }
       mark_untested (fn);
-      qsort (fn->paths, fn->num_paths_run, sizeof *fn->paths, by_count);
-      set->total += fn->total;
+      if (fn->num_paths_run) /* paths is NULL when none ran */
+        qsort (fn->paths, fn->num_paths_run, sizeof *fn->paths, by_count);
+      set->total = pp_add_sat (set->total, fn->total);
     }
   return 0;
 }

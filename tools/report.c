@@ -5,6 +5,7 @@
 #include "commands.h"
 
 #include "pp/rt_abi.h"
+#include "pp/sat.h"
 
 #include <inttypes.h>
 #include "json_out.h"
@@ -177,7 +178,10 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
             }
           printf ("]}");
         }
-      printf ("\n], \"total\": %" PRIu64 "}\n", set->total);
+      /* A saturated total is a lower bound: said so (only then, so that
+         other outputs stay as they were).  */
+      printf ("\n], \"total\": %" PRIu64 "%s}\n", set->total,
+              set->total == UINT64_MAX ? ", \"saturated\": true" : "");
       return 0;
     }
 
@@ -195,7 +199,7 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
         {
           all[n].fn = &set->fns[i];
           all[n++].path = &set->fns[i].paths[k];
-          total += set->fns[i].paths[k].count;
+          total = pp_add_sat (total, set->fns[i].paths[k].count);
         }
     }
   if (only && n == 0)
@@ -212,17 +216,26 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
         }
     }
   qsort (all, n, sizeof *all, by_count_desc);
-  printf ("%d paths run in %d functions, %" PRIu64 " path executions\n\n",
-          n, set->num_fns, total);
-  printf ("%12s %7s  %-24s %s\n", "count", "share", "function",
+  /* Counts saturate at 2^64-1 (include/pp/ppd.h): a total that reached it
+     is a lower bound, and a share of it would be made up: "saturated" in
+     the share column instead.  */
+  int saturated = total == UINT64_MAX;
+  int share_width = saturated ? 9 : 7;
+  printf ("%d paths run in %d functions, %s%" PRIu64 " path executions%s\n\n",
+          n, set->num_fns, saturated ? "at least " : "", total,
+          saturated ? " (counts saturated at 2^64-1)" : "");
+  printf ("%12s %*s  %-24s %s\n", "count", share_width, "share", "function",
           "path (source lines; (cont): starts after a back edge or a "
           "restart, (break): ends at one, or in a noreturn call)");
   for (int i = 0; i < n && (top <= 0 || i < top); i++)
     {
       const pp_report_path *p = all[i].path;
-      printf ("%12" PRIu64 " %6.2f%%  %-24s %s: ", p->count,
-              total ? 100.0 * (double) p->count / (double) total : 0.0,
-              all[i].fn->name, all[i].fn->file);
+      if (saturated)
+        printf ("%12" PRIu64 " %9s", p->count, "saturated");
+      else
+        printf ("%12" PRIu64 " %6.2f%%", p->count,
+                total ? 100.0 * (double) p->count / (double) total : 0.0);
+      printf ("  %-24s %s: ", all[i].fn->name, all[i].fn->file);
       print_path (stdout, p);
       printf ("\n");
     }

@@ -85,13 +85,23 @@ PPD_API int ppd_decode (const unsigned char *buf, size_t len,
 PPD_API int ppd_encode (const ppd_profile *p, unsigned char **buf,
                         size_t *len);
 PPD_API void ppd_free (ppd_profile *p);
-/* Adds FROM into INTO, function by function (name and checksum), pairs by
-   id, trained sets by union; a function whose checksum differs is replaced by FROM's (as gcov
-   does) after calling WARN (may be NULL).  Returns 0, or -1 when out of
-   memory (INTO is then unchanged).  */
+/* Adds FROM into INTO, two profiles of one object (the runtime: this run
+   into the object's file), function by function (by name: unique in an
+   object), pairs by id, trained sets by union; a function whose checksum
+   differs is replaced by FROM's (as gcov does) after calling WARN (may be
+   NULL).  Returns 0, or -1 when out of memory (INTO then partly merged,
+   consistent).  */
 PPD_API int ppd_merge (ppd_profile *into, const ppd_profile *from,
                        void (*warn) (void *ctx, const char *fn_name),
                        void *ctx);
+/* The same for profiles of any objects (ppprof merge): a merged profile
+   lists the functions of all of them, each told apart by its name, source
+   file (its metadata's `file`) and CFG checksum, as ppprof report does.
+   The same three add up (a header's static inline function in several
+   objects); any other function is kept beside them, never replaced: two
+   objects' static functions of one name, or one function before and
+   after a change.  -fuse-path-profile picks by all three.  */
+PPD_API int ppd_merge_objects (ppd_profile *into, const ppd_profile *from);
 /* The union of two ascending id lists (trained sets) in a new malloc'd
    array of *N ids; NULL when out of memory.  */
 PPD_API uint64_t *ppd_union_ids (const uint64_t *a, uint64_t na,

@@ -31,7 +31,8 @@ set_fn (ppd_fn *fn, const char *name, uint32_t checksum, uint32_t flags,
   fn->meta = strdup ("entry s\nexit t\nedge s t\n");
   fn->meta_len = (uint32_t) strlen (fn->meta);
   fn->pairs = calloc (npairs + 1, sizeof *fn->pairs);
-  memcpy (fn->pairs, pairs, npairs * sizeof *pairs);
+  if (npairs)
+    memcpy (fn->pairs, pairs, npairs * sizeof *pairs);
   fn->npairs = npairs;
   if (ntrained)
     {
@@ -392,6 +393,147 @@ test_merge (void)
   ppd_free (&a);
 }
 
+/* FN: function NAME of source FILE (in its metadata, as the plugin writes
+   it) with CHECKSUM and one path, id ID run COUNT times.  */
+static void
+set_fn_in (ppd_fn *fn, const char *name, const char *file, uint32_t checksum,
+           uint64_t id, uint64_t count)
+{
+  const ppd_pair pair = { id, count };
+  set_fn (fn, name, checksum, 0, &pair, 1, NULL, 0);
+  char meta[256];
+  snprintf (meta, sizeof meta, "function %s\nfile \"%s\"\nchecksum 0x%08x\n"
+            "max_paths 0\nentry s\nexit t\nedge s t\n", name, file, checksum);
+  free (fn->meta);
+  fn->meta = strdup (meta);
+  fn->meta_len = (uint32_t) strlen (meta);
+}
+
+/* The record of NAME in FILE with CHECKSUM in P, or NULL.  */
+static const ppd_fn *
+find_fn (const ppd_profile *p, const char *name, const char *file,
+         uint32_t checksum)
+{
+  char quoted[128];
+  snprintf (quoted, sizeof quoted, "\nfile \"%s\"\n", file);
+  for (uint32_t f = 0; f < p->nfns; f++)
+    if (!strcmp (p->fns[f].name, name) && p->fns[f].checksum == checksum
+        && strstr (p->fns[f].meta, quoted))
+      return &p->fns[f];
+  return NULL;
+}
+
+static void
+expect_one_pair (const ppd_fn *fn, uint64_t id, uint64_t count)
+{
+  CU_ASSERT_PTR_NOT_NULL_FATAL (fn);
+  CU_ASSERT_EQUAL_FATAL (fn->npairs, 1);
+  CU_ASSERT_EQUAL (fn->pairs[0].id, id);
+  CU_ASSERT_EQUAL (fn->pairs[0].count, count);
+}
+
+static int warnings;
+
+static void
+count_warning (void *ctx, const char *fn)
+{
+  warnings++;
+}
+
+/* ppprof merge of two objects' profiles (issue 16 item 7): each has a
+   static helper (another CFG in each) and a static twin (the same CFG):
+   all four kept with their own counts; the same name, file and checksum
+   add up; the same name and file with another checksum is kept too.  */
+static void
+test_merge_objects (void)
+{
+  ppd_profile a, b, m = { 0 };
+  init_profile (&a, 1, "a.c", 2);
+  set_fn_in (&a.fns[0], "helper", "a.c", 0x11, 0, 5);
+  set_fn_in (&a.fns[1], "twin", "a.c", 0x77, 1, 30);
+  init_profile (&b, 1, "b.c", 4);
+  set_fn_in (&b.fns[0], "helper", "b.c", 0x22, 2, 3);
+  set_fn_in (&b.fns[1], "twin", "b.c", 0x77, 0, 70);
+  set_fn_in (&b.fns[2], "inl", "h.h", 0x33, 4, 1);
+  set_fn_in (&b.fns[3], "inl", "h.h", 0x34, 4, 2);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge_objects (&m, &a), 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge_objects (&m, &b), 0);
+  CU_ASSERT_EQUAL (m.runs, 2);
+  CU_ASSERT_EQUAL (m.nfns, 6);
+  expect_one_pair (find_fn (&m, "helper", "a.c", 0x11), 0, 5);
+  expect_one_pair (find_fn (&m, "helper", "b.c", 0x22), 2, 3);
+  expect_one_pair (find_fn (&m, "twin", "a.c", 0x77), 1, 30);
+  expect_one_pair (find_fn (&m, "twin", "b.c", 0x77), 0, 70);
+  expect_one_pair (find_fn (&m, "inl", "h.h", 0x33), 4, 1);
+  expect_one_pair (find_fn (&m, "inl", "h.h", 0x34), 4, 2);
+  /* Again: every function adds to its own record only.  */
+  CU_ASSERT_EQUAL_FATAL (ppd_merge_objects (&m, &b), 0);
+  CU_ASSERT_EQUAL (m.nfns, 6);
+  expect_one_pair (find_fn (&m, "helper", "a.c", 0x11), 0, 5);
+  expect_one_pair (find_fn (&m, "helper", "b.c", 0x22), 2, 6);
+  expect_one_pair (find_fn (&m, "twin", "a.c", 0x77), 1, 30);
+  expect_one_pair (find_fn (&m, "twin", "b.c", 0x77), 0, 140);
+  expect_one_pair (find_fn (&m, "inl", "h.h", 0x34), 4, 4);
+
+  /* ppd_merge (one object's runs, as the runtime merges): by name, and
+     a changed function replaces the old one after a warning.  */
+  ppd_profile old, now;
+  init_profile (&old, 1, "a.c", 1);
+  set_fn_in (&old.fns[0], "helper", "a.c", 0x11, 0, 5);
+  init_profile (&now, 1, "a.c", 1);
+  set_fn_in (&now.fns[0], "helper", "a.c", 0x12, 3, 1);
+  warnings = 0;
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&old, &now, count_warning, NULL), 0);
+  CU_ASSERT_EQUAL (warnings, 1);
+  CU_ASSERT_EQUAL (old.nfns, 1);
+  expect_one_pair (find_fn (&old, "helper", "a.c", 0x12), 3, 1);
+  ppd_free (&old);
+  ppd_free (&now);
+  ppd_free (&m);
+  ppd_free (&b);
+  ppd_free (&a);
+}
+
+/* Many functions (the names are hashed): a profile of N, then one with
+   the same names backwards and N new ones; each count where it belongs.  */
+static void
+test_merge_many (void)
+{
+  enum { N = 3000 };
+  ppd_profile a, b, m = { 0 };
+  char name[32];
+  init_profile (&a, 1, "a.c", N);
+  init_profile (&b, 1, "a.c", 2 * N);
+  for (int i = 0; i < N; i++)
+    {
+      snprintf (name, sizeof name, "f%d", i);
+      set_fn_in (&a.fns[i], name, "a.c", 1, 0, (uint64_t) i + 1);
+      snprintf (name, sizeof name, "f%d", N - 1 - i);
+      set_fn_in (&b.fns[i], name, "a.c", 1, 0, 1);
+      snprintf (name, sizeof name, "g%d", i);
+      set_fn_in (&b.fns[N + i], name, "a.c", 1, 0, 7);
+    }
+  CU_ASSERT_EQUAL_FATAL (ppd_merge_objects (&m, &a), 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge_objects (&m, &b), 0);
+  CU_ASSERT_EQUAL_FATAL (m.nfns, 2 * N);
+  int right = 0;
+  for (int i = 0; i < N; i++)
+    {
+      right += !strcmp (m.fns[i].name, a.fns[i].name)
+               && m.fns[i].pairs[0].count == (uint64_t) i + 2;
+      right += !strcmp (m.fns[N + i].name, b.fns[N + i].name)
+               && m.fns[N + i].pairs[0].count == 7;
+    }
+  CU_ASSERT_EQUAL (right, 2 * N);
+  /* The same through ppd_merge (by name).  */
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&a, &b, NULL, NULL), 0);
+  CU_ASSERT_EQUAL_FATAL (a.nfns, 2 * N);
+  CU_ASSERT_EQUAL (a.fns[N - 1].pairs[0].count, N + 1);
+  ppd_free (&m);
+  ppd_free (&b);
+  ppd_free (&a);
+}
+
 /* Encodes a one-function profile with trained list T and decodes it.  */
 static int
 decode_trained (const uint64_t *t, uint64_t n, const char **why)
@@ -620,6 +762,9 @@ pp_add_ppd_tests (void)
   CU_add_test (s, "files", test_files);
   CU_add_test (s, "version 1 image", test_version1);
   CU_add_test (s, "merge: counts add, trained sets unite", test_merge);
+  CU_add_test (s, "merge of objects: same-named static functions kept",
+               test_merge_objects);
+  CU_add_test (s, "merge of many functions", test_merge_many);
   CU_add_test (s, "trained list must ascend", test_trained_order);
   CU_add_test (s, "corrupted images", test_corrupted);
   CU_add_test (s, "truncated images", test_truncated);
