@@ -31,6 +31,7 @@ static int nthrowers;
 /* The function being written: always_inline (no setjmp, computed goto or
    recursion: GCC could not inline it), no recursion.  */
 static int fn_always_inline, fn_no_recursion;
+static int always_inline_fn[16]; /* which functions are: not called indirectly */
 
 static void
 out (const char *fmt, ...)
@@ -131,6 +132,32 @@ call (void)
   indent_lvl--;
 }
 
+/* An indirect call through a static table of functions written before
+   this one (ipp expands those the profile ran behind a test).  */
+static void
+indirect_call (void)
+{
+  int n = 0, fs[16];
+  for (int f = 0; f < cur; f++)
+    if (!always_inline_fn[f] && rnd (2))
+      fs[n++] = f;
+  if (n == 0)
+    return;
+  int l = label++;
+  out ("{ static unsigned (*const fp%d[]) (unsigned, unsigned, unsigned) = {", l);
+  for (int i = 0; i < n; i++)
+    printf (" f%d,", fs[i]);
+  printf (" };\n");
+  out ("  if (d > 0)\n");
+  out ("    %s += fp%d[", vars[rnd (3)], l);
+  expr (1);
+  printf (" %% %du] (", n);
+  expr (1);
+  printf (", ");
+  expr (1);
+  printf (", d - 1); }\n");
+}
+
 static void
 loop (int depth)
 {
@@ -159,7 +186,8 @@ loop (int depth)
 static void
 switch_stmt (int depth, int in_loop)
 {
-  int n = 2 + rnd (4);
+  /* Sometimes enough cases for a jump table.  */
+  int n = rnd (4) ? 2 + rnd (4) : 8 + rnd (6);
   out ("switch (");
   expr (2);
   printf (" %% %uu) {\n", n + rnd (2));
@@ -299,6 +327,9 @@ stmt (int depth, int in_loop)
       if (!no_setjmp && !fn_always_inline)
         setjmp_stmt ();
       break;
+    case 14:
+      indirect_call ();
+      break;
     case 13:
       out ("{ static unsigned s%d; s%d += ", label, label);
       expr (1);
@@ -325,7 +356,7 @@ function (int f)
   };
   cur = f;
   unsigned q = rnd (6);
-  fn_always_inline = q == 5;
+  fn_always_inline = always_inline_fn[f] = q == 5;
   fn_no_recursion = no_recursion || q == 1 || q == 5;
   printf ("%sunsigned\nf%d (unsigned a, unsigned b, unsigned d)\n{\n", quals[q], f);
   indent_lvl = 1;
@@ -375,7 +406,7 @@ main (int argc, char **argv)
     rnd (2);
   nfuncs = 3 + rnd (5);
   nthrowers = 1 + rnd (2);
-  printf ("/* difftest-gen %llu */\n#include <setjmp.h>\n#include <stdio.h>\n\n", seed);
+  printf ("/* difftest-gen %llu */\n#include <setjmp.h>\n#include <stdio.h>\n#include <stdlib.h>\n\n", seed);
   for (int t = 0; t < nthrowers; t++)
     printf ("static jmp_buf jb%d;\n"
             "static __attribute__ ((noinline)) void\nthrower%d (unsigned v)\n{\n"
@@ -386,7 +417,13 @@ main (int argc, char **argv)
   printf ("int\nmain (void)\n{\n  unsigned ck = 0;\n");
   printf ("  for (unsigned i = 0; i < %uu; i++) {\n", 3 + rnd (6));
   printf ("    unsigned r = f%d (i * %uu, ck, %u);\n", nfuncs - 1, 1 + rnd (100), 1 + rnd (2));
-  printf ("    ck = ck * 31u + r;\n    printf (\"%%u %%u\\n\", i, r);\n  }\n");
+  printf ("    ck = ck * 31u + r;\n    printf (\"%%u %%u\\n\", i, r);\n");
+  /* Sometimes exit from the middle (the profile is written at exit).  */
+  if (rnd (3) == 0)
+    printf ("    if (i == %uu && (r & 3u) == 1u) {\n"
+            "      printf (\"early %%u\\n\", ck);\n      exit ((int) (ck %% 5u));\n    }\n",
+            rnd (4));
+  printf ("  }\n");
   printf ("  printf (\"checksum %%u\\n\", ck);\n  return (int) (ck %% 4u);\n}\n");
   return 0;
 }
