@@ -225,6 +225,13 @@ inline_leaf_entry (function *fun, const ppgcc_fn &fn)
   hit->count = head->count.apply_probability (e->probability);
   cb->count = head->count.apply_probability (slow->probability);
   make_single_succ_edge (hit, join, EDGE_FALLTHRU);
+  /* split_block kept the dominators; the new diamond moves join's to head
+     (-fchecking verifies them).  */
+  if (dom_info_available_p (CDI_DOMINATORS))
+    {
+      set_immediate_dominator (CDI_DOMINATORS, hit, head);
+      set_immediate_dominator (CDI_DOMINATORS, join, head);
+    }
 
   seq = NULL;
   tree c = create_tmp_reg (ppgcc_u64_type (), "pp_calls");
