@@ -268,6 +268,22 @@ cmp_pairs (const void *a, const void *b)
    Ball-Larus id), and from the hash table (hash mode, PPP misses) or,
    with PP_FN_HPT, from the Hot Path Table, whose evictions and busy sets
    are the `dropped` (thesis §5.4).  */
+/* Room for one more pair at *OUT (N used of *CAP, RESERVE kept free at
+   the end): doubles it when full.  0, or -1 when out of memory (*OUT
+   kept).  */
+static int
+room_for_pair (ppd_pair **out, uint64_t *cap, uint64_t n, uint64_t reserve)
+{
+  if (n + reserve + 1 < *cap)
+    return 0;
+  ppd_pair *more = realloc (*out, 2 * *cap * sizeof *more);
+  if (!more)
+    return -1;
+  *out = more;
+  *cap *= 2;
+  return 0;
+}
+
 static int
 collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
 {
@@ -278,28 +294,35 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
            : __pp_table_collect (d, &table, &ntable, &fn->dropped))
       < 0)
     return -1;
-  uint64_t cap = ntable;
-  if (d->counters)
-    for (uint64_t i = 0; i < d->num_paths; i++)
-      cap += d->counters[i] != 0;
-  for (uint64_t j = 0; d->ppp_counts && j < d->ppp_size; j++)
-    cap += d->ppp_counts[j] != 0;
-  fn->pairs = malloc ((cap + 1) * sizeof *fn->pairs);
-  if (!fn->pairs)
+  /* One pass over the arrays (a large one is mostly zeros: scanning it
+     twice, to size and then to fill, was a third of sqlite3's exit).  The
+     hash table's pairs go last, into the room kept for them.  */
+  uint64_t cap = ntable + 64, n = 0;
+  ppd_pair *out = malloc (cap * sizeof *out);
+  int oom = !out;
+  for (uint64_t i = 0; !oom && d->counters && i < d->num_paths; i++)
+    if (d->counters[i])
+      {
+        oom = room_for_pair (&out, &cap, n, ntable) < 0;
+        if (!oom)
+          out[n++] = (ppd_pair){ i, d->counters[i] };
+      }
+  for (uint64_t j = 0; !oom && d->ppp_counts && j < d->ppp_size; j++)
+    if (d->ppp_counts[j])
+      {
+        oom = room_for_pair (&out, &cap, n, ntable) < 0;
+        if (!oom)
+          out[n++] = (ppd_pair){ d->ppp_ids[j], d->ppp_counts[j] };
+      }
+  if (oom)
     {
+      free (out);
       free (table);
       return -1;
     }
-  ppd_pair *out = fn->pairs;
-  uint64_t n = 0;
-  if (d->counters)
-    for (uint64_t i = 0; i < d->num_paths; i++)
-      if (d->counters[i])
-        out[n++] = (ppd_pair){ i, d->counters[i] };
-  for (uint64_t j = 0; d->ppp_counts && j < d->ppp_size; j++)
-    if (d->ppp_counts[j])
-      out[n++] = (ppd_pair){ d->ppp_ids[j], d->ppp_counts[j] };
-  memcpy (out + n, table, ntable * sizeof *table);
+  fn->pairs = out;
+  if (ntable)
+    memcpy (out + n, table, ntable * sizeof *table);
   n += ntable;
   free (table);
   /* Ascending, one pair per id (a path is counted in one place only, but
