@@ -86,36 +86,19 @@ mark_run_counted (struct __pp_unit *u)
   counted[ncounted++] = u;
 }
 
-static void
-zero_counts (struct __pp_unit *u)
-{
-  for (uint32_t f = 0; f < u->num_fns; f++)
-    {
-      struct __pp_fn_desc *fn = u->fns[f];
-      if (fn->counters)
-        memset (fn->counters, 0, fn->num_paths * sizeof *fn->counters);
-      if (fn->ppp_counts)
-        memset (fn->ppp_counts, 0, fn->ppp_size * sizeof *fn->ppp_counts);
-      if (fn->flags & PP_FN_HPT)
-        __pp_hpt_clear (fn);
-      else
-        __pp_table_clear (fn);
-    }
-}
-
 /* After a dump: takes what SNAP collected out of U's counters.  Array
    counters lose exactly the counts written (paths counted by other threads
    meanwhile stay for the next dump), one atomic subtraction per path that
    ran instead of clearing the whole array: a large array is mostly zeros,
    and clearing 2 MiB of them cost more than the rest of the exit
-   (issue 15).  The rest is cleared as before.  */
+   (issue 15).  The rest is cleared.  A null SNAP clears everything.  */
 static void
 drain_counts (struct __pp_unit *u, const ppd_profile *snap)
 {
   for (uint32_t f = 0; f < u->num_fns; f++)
     {
       struct __pp_fn_desc *fn = u->fns[f];
-      if (fn->counters && f < snap->nfns)
+      if (fn->counters && snap && f < snap->nfns)
         {
           const ppd_fn *got = &snap->fns[f];
           for (uint64_t k = 0; k < got->npairs; k++)
@@ -133,6 +116,12 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
       else
         __pp_table_clear (fn);
     }
+}
+
+static void
+zero_counts (struct __pp_unit *u)
+{
+  drain_counts (u, NULL);
 }
 
 /* fork: the child starts from zero, like gcov; what the parent counted

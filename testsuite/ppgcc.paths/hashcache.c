@@ -6,26 +6,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-unsigned
-paths14 (unsigned w)
-{
-  unsigned s = 0;
-  if ((w >> 0) & 1) s += 1; else s ^= 3;
-  if ((w >> 1) & 1) s += 2; else s ^= 10;
-  if ((w >> 2) & 1) s += 3; else s ^= 17;
-  if ((w >> 3) & 1) s += 4; else s ^= 24;
-  if ((w >> 4) & 1) s += 5; else s ^= 31;
-  if ((w >> 5) & 1) s += 6; else s ^= 38;
-  if ((w >> 6) & 1) s += 7; else s ^= 45;
-  if ((w >> 7) & 1) s += 8; else s ^= 52;
-  if ((w >> 8) & 1) s += 9; else s ^= 59;
-  if ((w >> 9) & 1) s += 10; else s ^= 66;
-  if ((w >> 10) & 1) s += 11; else s ^= 73;
-  if ((w >> 11) & 1) s += 12; else s ^= 80;
-  if ((w >> 12) & 1) s += 13; else s ^= 87;
-  if ((w >> 13) & 1) s += 14; else s ^= 94;
-  return s;
-}
+#include "../ppgcc.hpt/paths14.h"
 
 static void *
 worker (void *arg)
