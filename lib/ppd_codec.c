@@ -481,10 +481,30 @@ ppd_index_find (const ppd_index *x, const ppd_key *k)
 static int
 ppd_add_fn (ppd_fn *dst, const ppd_fn *src)
 {
+  /* A record written without metadata (its program's .pp_meta section
+     was stripped; runtime/meta_section.c) takes the other's.  */
+  char *meta = NULL;
+  if (dst->meta_len == 0 && src->meta_len > 0)
+    {
+      meta = malloc ((size_t) src->meta_len + 1);
+      if (!meta)
+        return -1;
+      memcpy (meta, src->meta, src->meta_len);
+      meta[src->meta_len] = '\0';
+    }
   uint64_t k;
   ppd_pair *pairs = ppd_merge_pairs (dst, src, &k);
   if (!pairs)
-    return -1;
+    {
+      free (meta);
+      return -1;
+    }
+  if (meta)
+    {
+      free (dst->meta);
+      dst->meta = meta;
+      dst->meta_len = src->meta_len;
+    }
   if (src->flags & PP_FN_TRAINED)
     {
       uint64_t nt;

@@ -63,7 +63,7 @@ fn_desc_type ()
   add_field (&fields, "num_trained", ppgcc_u64_type ());
   add_field (&fields, "metrics", build_pointer_type (ppgcc_u64_type ()));
   add_field (&fields, "num_sites", unsigned_type_node);
-  add_field (&fields, "reserved", unsigned_type_node);
+  add_field (&fields, "meta_offset", unsigned_type_node);
   add_field (&fields, "hash_keys", build_pointer_type (ppgcc_u64_type ()));
   add_field (&fields, "hash_counts", build_pointer_type (ppgcc_u64_type ()));
   finish_builtin_struct (desc_type, "__pp_fn_desc", fields, NULL_TREE);
@@ -87,7 +87,11 @@ pp_unit_type ()
   add_field (&fields, "next", build_pointer_type (unit_type));
   add_field (&fields, "metrics", const_char_ptr ());
   add_field (&fields, "flags", unsigned_type_node);
+  add_field (&fields, "meta_state", unsigned_type_node);
+  add_field (&fields, "meta_key", ppgcc_u64_type ());
+  add_field (&fields, "meta_size", unsigned_type_node);
   add_field (&fields, "reserved", unsigned_type_node);
+  add_field (&fields, "rt_meta", const_char_ptr ());
   finish_builtin_struct (unit_type, "__pp_unit", fields, NULL_TREE);
   return unit_type;
 }
@@ -224,6 +228,68 @@ packed_meta (const std::string &text)
   return packed;
 }
 
+/* FNV-1a 64 of S, continuing from H: the record key.  */
+static uint64_t
+fnv64 (uint64_t h, const std::string &s)
+{
+  for (unsigned char c : s)
+    h = (h ^ c) * 1099511628211ull;
+  return h;
+}
+
+static void
+put_le (std::string &out, uint64_t v, int bytes)
+{
+  for (int i = 0; i < bytes; i++)
+    out += (char) (v >> (8 * i));
+}
+
+/* The unit's .pp_meta record (rt_abi.h), its key KEY over the profile
+   path, the source and DATA, so that a runtime finds this unit's record
+   among those the linker concatenated, and never another build's.  */
+static std::string
+meta_record (const std::string &data, const std::string &ppd_path,
+             const std::string &source, uint64_t *key)
+{
+  uint64_t h = 14695981039346656037ull;
+  h = fnv64 (h, ppd_path);
+  h = fnv64 (h, std::string (1, '\0') + source + std::string (1, '\0'));
+  *key = fnv64 (h, data);
+  std::string rec = PP_META_MAGIC;
+  put_le (rec, PP_META_HEADER + data.size (), 4);
+  put_le (rec, *key, 8);
+  return rec + data;
+}
+
+/* REC as a top-level asm statement that puts it in the non-allocated
+   section PP_META_SECTION: .ascii lines, printable bytes as they are and
+   the rest in octal.  Not a variable: GCC gives every variable's section
+   the "a" (allocated) flag, and then the loader would map it.  */
+static void
+emit_meta_record (const std::string &rec)
+{
+  std::string as = "\t.pushsection " PP_META_SECTION ",\"\",@progbits\n";
+  for (size_t i = 0; i < rec.size (); i += 64)
+    {
+      as += "\t.ascii \"";
+      for (size_t j = i; j < rec.size () && j < i + 64; j++)
+        {
+          unsigned char c = rec[j];
+          if (c >= ' ' && c < 127 && c != '"' && c != '\\')
+            as += (char) c;
+          else
+            {
+              char oct[8];
+              snprintf (oct, sizeof oct, "\\%03o", c);
+              as += oct;
+            }
+        }
+      as += "\"\n";
+    }
+  as += "\t.popsection";
+  symtab->finalize_toplevel_asm (build_string (as.size () + 1, as.c_str ()));
+}
+
 static tree
 string_ptr (const std::string &s)
 {
@@ -270,6 +336,7 @@ ppgcc_emit_unit ()
   tree dtype = fn_desc_type ();
   tree ptr_desc = build_pointer_type (dtype);
   vec<constructor_elt, va_gc> *ptrs = NULL;
+  std::string meta_data;
   for (const ppgcc_fn &fn : ppgcc_fns)
     {
       vec<constructor_elt, va_gc> *v = NULL;
@@ -286,8 +353,11 @@ ppgcc_emit_unit ()
                                   ? fold_convert (counters_ptr,
                                                   build_fold_addr_expr (fn.counters))
                                   : null_pointer_node);
+      /* The metadata goes to the unit's .pp_meta record: META stays
+         NULL.  */
       std::string meta = packed_meta (fn.meta);
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 5), string_ptr (meta));
+      uint32_t meta_offset = meta_data.size ();
+      meta_data += meta;
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 6),
                               build_int_cstu (unsigned_type_node,
                                               meta.size ()));
@@ -333,6 +403,9 @@ ppgcc_emit_unit ()
       CONSTRUCTOR_APPEND_ELT (v, field (dtype, 15),
                               build_int_cstu (unsigned_type_node,
                                               fn.num_sites));
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 16),
+                              build_int_cstu (unsigned_type_node,
+                                              meta_offset));
       if (fn.hash_keys)
         {
           CONSTRUCTOR_APPEND_ELT (v, field (dtype, 17),
@@ -362,10 +435,10 @@ ppgcc_emit_unit ()
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 1),
                           build_int_cstu (unsigned_type_node,
                                           ppgcc_fns.size ()));
-  CONSTRUCTOR_APPEND_ELT (u, field (utype, 2), string_ptr (ppgcc_ppd_path ()));
-  CONSTRUCTOR_APPEND_ELT (u, field (utype, 3),
-                          string_ptr (main_input_filename
-                                          ? main_input_filename : ""));
+  std::string ppd_path = ppgcc_ppd_path ();
+  std::string source = main_input_filename ? main_input_filename : "";
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 2), string_ptr (ppd_path));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 3), string_ptr (source));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 4),
                           fold_convert (TREE_TYPE (field (utype, 4)),
                                         build_fold_addr_expr (arr)));
@@ -375,6 +448,13 @@ ppgcc_emit_unit ()
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 7),
                           build_int_cstu (unsigned_type_node,
                                           ppgcc_opts.cct ? PP_UNIT_CCT : 0));
+  uint64_t meta_key;
+  emit_meta_record (meta_record (meta_data, ppd_path, source, &meta_key));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 9),
+                          build_int_cstu (ppgcc_u64_type (), meta_key));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 10),
+                          build_int_cstu (unsigned_type_node,
+                                          meta_data.size ()));
   DECL_INITIAL (unit) = build_constructor (utype, u);
   define_var (unit);
 

@@ -153,6 +153,9 @@ cct_next (struct cct_rec *r, struct cct_rec *root)
 
 /* Hooks of runtime/pprt.c.  */
 PPRT_HIDDEN void __pp_cct_register_unit (struct __pp_unit *u);
+/* meta_section.c: D's packed metadata, from its object's .pp_meta.  */
+PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
+                                      const struct __pp_fn_desc *d);
 PPRT_HIDDEN void __pp_cct_dump (void);   /* under pprt.c's dump lock */
 PPRT_HIDDEN void __pp_cct_zero (void);
 PPRT_HIDDEN void __pp_cct_after_fork (void);

@@ -156,6 +156,7 @@ struct builder
   /* the lookups' arguments */
   const void *want;
   const char *want_source;
+  struct __pp_unit *want_unit;
   uint32_t want_parent, want_fn;
   const char *want_site;
 };
@@ -291,15 +292,15 @@ fn_eq (void *ctx, uint32_t i)
          && !strcmp (b->p.fns[i].source, b->want_source);
 }
 
-/* The unit source of D, "" when its unit did not register here.  */
-static const char *
-source_of (const struct __pp_fn_desc *d)
+/* The unit of D, NULL when it did not register here.  */
+static struct __pp_unit *
+unit_of (const struct __pp_fn_desc *d)
 {
   for (struct cct_unit *u = atomic_load (&__pp_cct_units); u; u = u->next)
     for (uint32_t f = 0; f < u->unit->num_fns; f++)
       if (u->unit->fns[f] == d)
-        return u->unit->source ? u->unit->source : "";
-  return "";
+        return u->unit;
+  return NULL;
 }
 
 static int64_t
@@ -313,7 +314,9 @@ fn_add (void *ctx)
   ppc_fn *f = &b->p.fns[b->p.nfns];
   memset (f, 0, sizeof *f);
   f->name = strdup (d->name);
-  f->meta = malloc ((size_t) d->meta_len + 1);
+  const char *meta = b->want_unit ? __pp_fn_meta (b->want_unit, d) : d->meta;
+  uint32_t meta_len = meta ? d->meta_len : 0;
+  f->meta = malloc ((size_t) meta_len + 1);
   f->source = strdup (b->want_source);
   if (!f->name || !f->meta || !f->source)
     {
@@ -322,10 +325,10 @@ fn_add (void *ctx)
       free (f->source);
       return -1;
     }
-  if (d->meta_len)
-    memcpy (f->meta, d->meta, d->meta_len);
-  f->meta[d->meta_len] = '\0';
-  f->meta_len = d->meta_len;
+  if (meta_len)
+    memcpy (f->meta, meta, meta_len);
+  f->meta[meta_len] = '\0';
+  f->meta_len = meta_len;
   f->checksum = d->cfg_checksum;
   f->flags = d->flags;
   f->num_paths = d->num_paths;
@@ -343,7 +346,10 @@ desc_add (void *ctx)
   /* Descs of one function (a header's inline function, in two objects)
      share its entry; functions are told apart by name and source, as
      ppc_merge does (static functions of one name).  */
-  b->want_source = source_of (d);
+  b->want_unit = unit_of (d);
+  b->want_source = b->want_unit && b->want_unit->source
+                       ? b->want_unit->source
+                       : "";
   int64_t fn = imap_get (&b->by_name,
                          mix (mix (str_hash (d->name), d->cfg_checksum),
                               str_hash (b->want_source)),

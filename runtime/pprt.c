@@ -32,6 +32,10 @@
 #include "hashtable.h"
 #include "hpt.h"
 
+/* meta_section.c: a function's metadata, from its object's .pp_meta.  */
+PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
+                                      const struct __pp_fn_desc *d);
+
 /* switch.c: the profile flag's environment, and its thread after fork.  */
 PPRT_HIDDEN void __pp_switch_init (void);
 PPRT_HIDDEN void __pp_switch_after_fork (void);
@@ -345,12 +349,15 @@ snapshot (struct __pp_unit *u, ppd_profile *p)
       struct __pp_fn_desc *d = u->fns[f];
       ppd_fn *fn = &p->fns[p->nfns++];
       fn->name = strdup (d->name);
-      fn->meta = malloc ((size_t) d->meta_len + 1);
+      const char *meta = __pp_fn_meta (u, d);
+      uint32_t meta_len = meta ? d->meta_len : 0;
+      fn->meta = malloc ((size_t) meta_len + 1);
       if (!fn->name || !fn->meta)
         return -1;
-      memcpy (fn->meta, d->meta, d->meta_len);
-      fn->meta[d->meta_len] = '\0';
-      fn->meta_len = d->meta_len;
+      if (meta_len)
+        memcpy (fn->meta, meta, meta_len);
+      fn->meta[meta_len] = '\0';
+      fn->meta_len = meta_len;
       fn->checksum = d->cfg_checksum;
       fn->flags = d->flags;
       fn->num_paths = d->num_paths;

@@ -243,6 +243,11 @@ prepare (pp_context *c, uint32_t f)
     return 0;
   const ppc_fn *src = &c->prof.fns[f];
   char err[512];
+  if (src->meta_len == 0)
+    {
+      pp_report_no_meta (c->name, src->name);
+      return -1;
+    }
   pp_spec *spec = pp_spec_parse_string (src->meta, src->meta_len, c->name,
                                         err, sizeof err);
   if (!spec || spec->num_fns != 1 || !spec->fns[0].graph)

@@ -383,6 +383,18 @@ pp_report_number (pp_report_fn *fn)
   return 0;
 }
 
+/* A function profiled without its metadata: its program could not read
+   its .pp_meta section when it wrote the profile (the runtime said so
+   then; runtime/meta_section.c).  */
+void
+pp_report_no_meta (const char *profile, const char *fn)
+{
+  fprintf (stderr, "ppprof: %s: function '%s' has counts but no path "
+           "metadata: the program that wrote them had its .pp_meta section "
+           "removed (strip -R, objcopy) or replaced; rebuild it and run it "
+           "again\n", profile, fn);
+}
+
 int
 pp_profile_set_analyse (pp_profile_set *set)
 {
@@ -394,6 +406,12 @@ pp_profile_set_analyse (pp_profile_set *set)
         pp_spec *spec = pp_spec_parse_string (f->meta, f->meta_len,
                                               set->profile_names[p], err,
                                               sizeof err);
+        if (f->meta_len == 0)
+          {
+            pp_report_no_meta (set->profile_names[p], f->name);
+            pp_spec_free (spec);
+            return -1;
+          }
         if (!spec || spec->num_fns != 1 || !spec->fns[0].graph)
           {
             fprintf (stderr, "ppprof: %s: metadata of function '%s': %s\n",

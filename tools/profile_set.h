@@ -69,6 +69,8 @@ typedef struct
 int pp_profile_set_load (pp_profile_set *set, char **names, int count);
 /* Regenerates every function's paths.  Returns 0 or -1 (message printed). */
 int pp_profile_set_analyse (pp_profile_set *set);
+/* One line: PROFILE holds counts of FN without its metadata.  */
+void pp_report_no_meta (const char *profile, const char *fn);
 void pp_profile_set_free (pp_profile_set *set);
 
 /* Calls ADD for every regular file below DIR whose name ends in SUFFIX

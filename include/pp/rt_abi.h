@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 5u
+#define PP_ABI_VERSION 6u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* counters == NULL: paths go to the hash table */
@@ -47,8 +47,12 @@ struct __pp_fn_desc
   uint32_t flags;         /* PP_FN_* */
   uint64_t num_paths;     /* Ball-Larus paths: valid ids are 0..num_paths-1 */
   uint64_t *counters;     /* [num_paths] in array mode, else NULL */
-  const char *meta;       /* the function's CFG in the graph language
-                             (doc/graph-language.md): for path regeneration */
+  /* The function's CFG in the graph language (doc/graph-language.md),
+     packed (pp/meta_pack.h): for path regeneration.  META points at it
+     when it is in the loaded image (hand-written units); the plugin
+     leaves META NULL and puts it in the unit's .pp_meta record instead,
+     META_OFFSET bytes into the record's data (see struct __pp_unit).  */
+  const char *meta;
   uint32_t meta_len;
   uint32_t nmetrics;      /* -fprofile-paths-metric: metrics per path (the
                              unit's `metrics` list), 0 without */
@@ -76,7 +80,7 @@ struct __pp_fn_desc
      numbered from 0 in statement order; each has a callee slot in the
      function's context records (__pp_slot below).  0: none used.  */
   uint32_t num_sites;
-  uint32_t reserved;
+  uint32_t meta_offset;
   /* Hash mode without PP_FN_HPT: the inline first probe (issue 15).  A
      path end computes h = PP_HASH_CACHE_SLOT (id) and, when
      hash_keys[h] == id + 1, counts hash_counts[h]++ in place; else it
@@ -111,8 +115,29 @@ struct __pp_unit
      give the same list; the first registered one sets the program's.  */
   const char *metrics;
   uint32_t flags;         /* PP_UNIT_* */
+  uint32_t meta_state;    /* runtime's: PP_META_* */
+  /* The unit's functions' metadata is not in the loaded image (it was
+     most of an instrumented binary's size, issue 15): it is a record of
+     the non-allocated section PP_META_SECTION of the object, which the
+     linker keeps and the loader does not map, as with debug sections.
+     The runtime reads it back from the file the unit was loaded from
+     when it writes a profile (runtime/meta_section.c).  A record is
+       magic "PPM\1", u32 length of the record, u64 key, data
+     (little-endian; records are concatenated, unaligned); META_KEY names
+     this unit's (a hash of its profile path, source and data).  */
+  uint64_t meta_key;
+  uint32_t meta_size;     /* the record's data bytes; 0: no record */
   uint32_t reserved;
+  const char *rt_meta;    /* runtime's: the record's data, once read */
 };
+
+#define PP_META_SECTION ".pp_meta"
+#define PP_META_MAGIC "PPM\001"
+#define PP_META_HEADER 16u
+/* __pp_unit.meta_state */
+#define PP_META_UNREAD 0u
+#define PP_META_READ 1u
+#define PP_META_MISSING 2u  /* not found; said once */
 
 /* __pp_unit.flags */
 #define PP_UNIT_CCT 1u     /* its functions call __pp_enter/__pp_exit */

@@ -489,6 +489,21 @@ test_merge_objects (void)
   expect_one_pair (find_fn (&old, "helper", "a.c", 0x12), 3, 1);
   ppd_free (&old);
   ppd_free (&now);
+
+  /* A run whose .pp_meta section was stripped wrote no metadata
+     (runtime/meta_section.c): the next run's record gives it back.  */
+  init_profile (&old, 1, "a.c", 1);
+  set_fn_in (&old.fns[0], "helper", "a.c", 0x11, 2, 5);
+  free (old.fns[0].meta);
+  old.fns[0].meta = strdup ("");
+  old.fns[0].meta_len = 0;
+  init_profile (&now, 1, "a.c", 1);
+  set_fn_in (&now.fns[0], "helper", "a.c", 0x11, 2, 1);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&old, &now, NULL, NULL), 0);
+  CU_ASSERT_EQUAL (old.nfns, 1);
+  expect_one_pair (find_fn (&old, "helper", "a.c", 0x11), 2, 6);
+  ppd_free (&old);
+  ppd_free (&now);
   ppd_free (&m);
   ppd_free (&b);
   ppd_free (&a);

@@ -1,0 +1,252 @@
+/* The functions' CFG metadata, read back from the file a unit was loaded
+   from.
+
+   The plugin puts a unit's metadata in a record of the non-allocated
+   section .pp_meta (include/pp/rt_abi.h), as debug information is kept:
+   linked into the executable or shared object, never mapped.  It was most
+   of an instrumented binary's size (issue 15).  When the runtime writes a
+   profile it finds the object that holds the unit (dl_iterate_phdr), reads
+   that file's .pp_meta section once (cached for the process: a program
+   that dumps often reads it once), and finds the unit's record by its key.
+
+   The main program is read through /proc/self/exe, which names the file
+   that was executed even once it is replaced or deleted; a shared object
+   by the name the loader opened it under.  A rebuilt shared object whose
+   record no longer matches is read again once; a stripped or vanished one
+   gets one line per unit and profiles without metadata (the counts are
+   kept; ppprof names what is missing).  */
+#define _GNU_SOURCE
+#include "pp/rt_abi.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#define PPRT_HIDDEN __attribute__ ((visibility ("hidden")))
+
+PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
+                                      const struct __pp_fn_desc *d);
+
+/* One object file's .pp_meta section, as read.  */
+struct meta_file
+{
+  char *path;
+  unsigned char *sect; /* NULL: the file has none, or it is unreadable */
+  size_t len;
+  struct meta_file *next;
+};
+
+static struct meta_file *files;
+static pthread_mutex_t meta_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+read_at (int fd, void *buf, size_t n, uint64_t off)
+{
+  unsigned char *p = buf;
+  while (n)
+    {
+      ssize_t got = pread (fd, p, n, (off_t) off);
+      if (got <= 0)
+        return -1;
+      p += got;
+      n -= (size_t) got;
+      off += (uint64_t) got;
+    }
+  return 0;
+}
+
+/* PATH's section named PP_META_SECTION, malloc'd, or NULL.  The file is
+   an ELF object of the process's own class (it is loaded in it).  */
+static unsigned char *
+read_section (const char *path, size_t *len)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  unsigned char *out = NULL;
+  ElfW (Shdr) *sh = NULL;
+  char *names = NULL;
+  ElfW (Ehdr) eh;
+  if (read_at (fd, &eh, sizeof eh, 0) < 0
+      || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
+      || eh.e_shentsize != sizeof *sh || eh.e_shoff == 0)
+    goto done;
+  /* Section 0 holds the counts that do not fit the header's fields.  */
+  ElfW (Shdr) first;
+  if (read_at (fd, &first, sizeof first, eh.e_shoff) < 0)
+    goto done;
+  size_t nsect = eh.e_shnum ? eh.e_shnum : first.sh_size;
+  size_t strndx = eh.e_shstrndx == SHN_XINDEX ? first.sh_link
+                                               : eh.e_shstrndx;
+  if (nsect == 0 || nsect > (1u << 24) || strndx >= nsect)
+    goto done;
+  sh = malloc (nsect * sizeof *sh);
+  if (!sh || read_at (fd, sh, nsect * sizeof *sh, eh.e_shoff) < 0)
+    goto done;
+  const ElfW (Shdr) *str = &sh[strndx];
+  if (str->sh_size == 0 || str->sh_size > (1u << 28))
+    goto done;
+  names = malloc (str->sh_size + 1);
+  if (!names || read_at (fd, names, str->sh_size, str->sh_offset) < 0)
+    goto done;
+  names[str->sh_size] = '\0';
+  for (size_t i = 1; i < nsect; i++)
+    if (sh[i].sh_name < str->sh_size && sh[i].sh_type == SHT_PROGBITS
+        && strcmp (names + sh[i].sh_name, PP_META_SECTION) == 0)
+      {
+        out = malloc (sh[i].sh_size ? sh[i].sh_size : 1);
+        if (out && read_at (fd, out, sh[i].sh_size, sh[i].sh_offset) < 0)
+          {
+            free (out);
+            out = NULL;
+          }
+        *len = out ? sh[i].sh_size : 0;
+        break;
+      }
+done:
+  free (names);
+  free (sh);
+  close (fd);
+  return out;
+}
+
+static uint64_t
+le (const unsigned char *p, int bytes)
+{
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; i--)
+    v = v << 8 | p[i];
+  return v;
+}
+
+/* The data of the record keyed KEY of SIZE data bytes in F, or NULL.  */
+static const char *
+find_record (const struct meta_file *f, uint64_t key, uint32_t size)
+{
+  const unsigned char *p = f->sect, *end = p ? p + f->len : p;
+  while (p && end - p >= (ptrdiff_t) PP_META_HEADER
+         && memcmp (p, PP_META_MAGIC, 4) == 0)
+    {
+      uint64_t n = le (p + 4, 4);
+      if (n < PP_META_HEADER || n > (uint64_t) (end - p))
+        break;
+      if (le (p + 8, 8) == key && n - PP_META_HEADER == size)
+        return (const char *) p + PP_META_HEADER;
+      p += n;
+    }
+  return NULL;
+}
+
+static struct meta_file *
+load_file (const char *path)
+{
+  struct meta_file *f = calloc (1, sizeof *f);
+  if (!f || !(f->path = strdup (path)))
+    {
+      free (f);
+      return NULL;
+    }
+  f->sect = read_section (path, &f->len);
+  f->next = files;
+  files = f;
+  return f;
+}
+
+struct find_object
+{
+  const void *addr;
+  char *path; /* malloc'd: the object's file */
+};
+
+static int
+object_of (struct dl_phdr_info *info, size_t size, void *ctx)
+{
+  struct find_object *o = ctx;
+  (void) size;
+  uintptr_t a = (uintptr_t) o->addr;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+      if (ph->p_type != PT_LOAD || a < lo || a - lo >= ph->p_memsz)
+        continue;
+      const char *name = info->dlpi_name;
+      if (!name || !*name)
+        {
+          /* The main program.  */
+          name = "/proc/self/exe";
+          if (access (name, R_OK) != 0)
+            {
+              const char *execfn = (const char *) getauxval (AT_EXECFN);
+              name = execfn ? execfn : "";
+            }
+        }
+      o->path = strdup (name);
+      return 1;
+    }
+  return 0;
+}
+
+static const char *
+unit_record (struct __pp_unit *u)
+{
+  struct find_object o = { u, NULL };
+  dl_iterate_phdr (object_of, &o);
+  if (!o.path)
+    return NULL;
+  const char *rec = NULL;
+  struct meta_file *f = files;
+  while (f && strcmp (f->path, o.path) != 0)
+    f = f->next;
+  if (f)
+    rec = find_record (f, u->meta_key, u->meta_size);
+  /* Not cached, or cached from a file that has been rebuilt since.  */
+  if (!rec && (f = load_file (o.path)))
+    rec = find_record (f, u->meta_key, u->meta_size);
+  char exe[PATH_MAX];
+  const char *file = o.path;
+  ssize_t n;
+  if (!rec && strcmp (file, "/proc/self/exe") == 0
+      && (n = readlink (file, exe, sizeof exe - 1)) > 0)
+    {
+      exe[n] = '\0';
+      file = exe;
+    }
+  if (!rec)
+    fprintf (stderr,
+             "ppgcc profile: %s: the path metadata of %s is not in %s "
+             "(stripped with -R " PP_META_SECTION "? or replaced?); its "
+             "counts are written without it\n",
+             u->ppd_path, u->source, file);
+  free (o.path);
+  return rec;
+}
+
+/* D's packed metadata (d->meta_len bytes), or NULL when it cannot be
+   found (said once per unit).  */
+const char *
+__pp_fn_meta (struct __pp_unit *u, const struct __pp_fn_desc *d)
+{
+  if (d->meta || d->meta_len == 0)
+    return d->meta ? d->meta : "";
+  pthread_mutex_lock (&meta_lock);
+  if (u->meta_state == PP_META_UNREAD)
+    {
+      u->rt_meta = u->meta_size ? unit_record (u) : NULL;
+      u->meta_state = u->rt_meta ? PP_META_READ : PP_META_MISSING;
+    }
+  pthread_mutex_unlock (&meta_lock);
+  if (!u->rt_meta || d->meta_offset > u->meta_size
+      || d->meta_len > u->meta_size - d->meta_offset)
+    return NULL;
+  return u->rt_meta + d->meta_offset;
+}
