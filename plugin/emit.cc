@@ -35,6 +35,35 @@ static tree const_char_ptr ()
                                                    TYPE_QUAL_CONST));
 }
 
+static tree
+const_u64_ptr ()
+{
+  return build_pointer_type (build_qualified_type (ppgcc_u64_type (),
+                                                   TYPE_QUAL_CONST));
+}
+
+static tree ext_type;
+
+/* struct __pp_fn_ext.  */
+static tree
+fn_ext_type ()
+{
+  if (ext_type)
+    return ext_type;
+  tree fields = NULL_TREE;
+  tree u64p = build_pointer_type (ppgcc_u64_type ());
+  ext_type = lang_hooks.types.make_type (RECORD_TYPE);
+  add_field (&fields, "ppp_ids", const_u64_ptr ());
+  add_field (&fields, "ppp_counts", u64p);
+  add_field (&fields, "ppp_size", ppgcc_u64_type ());
+  add_field (&fields, "trained", const_u64_ptr ());
+  add_field (&fields, "num_trained", ppgcc_u64_type ());
+  add_field (&fields, "hash_keys", u64p);
+  add_field (&fields, "hash_counts", u64p);
+  finish_builtin_struct (ext_type, "__pp_fn_ext", fields, NULL_TREE);
+  return ext_type;
+}
+
 /* struct __pp_fn_desc.  */
 static tree
 fn_desc_type ()
@@ -42,30 +71,22 @@ fn_desc_type ()
   if (desc_type)
     return desc_type;
   tree fields = NULL_TREE;
+  tree u64p = build_pointer_type (ppgcc_u64_type ());
   desc_type = lang_hooks.types.make_type (RECORD_TYPE);
   add_field (&fields, "name", const_char_ptr ());
+  add_field (&fields, "num_paths", ppgcc_u64_type ());
+  add_field (&fields, "counters", u64p);
+  add_field (&fields, "metrics", u64p);
+  add_field (&fields, "rt_private", ptr_type_node);
+  add_field (&fields, "ext",
+             build_pointer_type (build_qualified_type (fn_ext_type (),
+                                                       TYPE_QUAL_CONST)));
   add_field (&fields, "cfg_checksum", unsigned_type_node);
   add_field (&fields, "flags", unsigned_type_node);
-  add_field (&fields, "num_paths", ppgcc_u64_type ());
-  add_field (&fields, "counters", build_pointer_type (ppgcc_u64_type ()));
-  add_field (&fields, "meta", const_char_ptr ());
   add_field (&fields, "meta_len", unsigned_type_node);
-  add_field (&fields, "nmetrics", unsigned_type_node);
-  add_field (&fields, "rt_private", ptr_type_node);
-  add_field (&fields, "ppp_ids",
-             build_pointer_type (build_qualified_type (ppgcc_u64_type (),
-                                                       TYPE_QUAL_CONST)));
-  add_field (&fields, "ppp_counts", build_pointer_type (ppgcc_u64_type ()));
-  add_field (&fields, "ppp_size", ppgcc_u64_type ());
-  add_field (&fields, "trained",
-             build_pointer_type (build_qualified_type (ppgcc_u64_type (),
-                                                       TYPE_QUAL_CONST)));
-  add_field (&fields, "num_trained", ppgcc_u64_type ());
-  add_field (&fields, "metrics", build_pointer_type (ppgcc_u64_type ()));
-  add_field (&fields, "num_sites", unsigned_type_node);
   add_field (&fields, "meta_offset", unsigned_type_node);
-  add_field (&fields, "hash_keys", build_pointer_type (ppgcc_u64_type ()));
-  add_field (&fields, "hash_counts", build_pointer_type (ppgcc_u64_type ()));
+  add_field (&fields, "nmetrics", unsigned_type_node);
+  add_field (&fields, "num_sites", unsigned_type_node);
   finish_builtin_struct (desc_type, "__pp_fn_desc", fields, NULL_TREE);
   return desc_type;
 }
@@ -328,6 +349,60 @@ ppgcc_ppd_path ()
   return p + ".ppd";
 }
 
+/* &VAR as the type of TYPE's field I.  */
+static tree
+addr_as (tree type, int i, tree var)
+{
+  return fold_convert (TREE_TYPE (field (type, i)),
+                       build_fold_addr_expr (var));
+}
+
+/* FN's struct __pp_fn_ext, or NULL_TREE when it would be all zeros.  */
+static tree
+fn_ext (const ppgcc_fn &fn)
+{
+  if (!fn.ppp_ids && fn.trained.empty () && !fn.hash_keys)
+    return NULL_TREE;
+  tree etype = fn_ext_type ();
+  vec<constructor_elt, va_gc> *v = NULL;
+  if (fn.ppp_ids)
+    {
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 0),
+                              addr_as (etype, 0, fn.ppp_ids));
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 1),
+                              addr_as (etype, 1, fn.ppp_counts));
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 2),
+                              build_int_cstu (ppgcc_u64_type (),
+                                              fn.ppp_size));
+    }
+  if (!fn.trained.empty ())
+    {
+      tree ctype = build_qualified_type (ppgcc_u64_type (), TYPE_QUAL_CONST);
+      tree atype = build_array_type_nelts (ctype, fn.trained.size ());
+      tree arr = new_static_var (atype, "__pp_trained");
+      TREE_READONLY (arr) = 1;
+      DECL_INITIAL (arr) = u64_array_init (atype, fn.trained);
+      define_var (arr);
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 3), addr_as (etype, 3, arr));
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 4),
+                              build_int_cstu (ppgcc_u64_type (),
+                                              fn.trained.size ()));
+    }
+  if (fn.hash_keys)
+    {
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 5),
+                              addr_as (etype, 5, fn.hash_keys));
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 6),
+                              addr_as (etype, 6, fn.hash_counts));
+    }
+  tree ext = new_static_var (build_qualified_type (etype, TYPE_QUAL_CONST),
+                             "__pp_ext");
+  TREE_READONLY (ext) = 1;
+  DECL_INITIAL (ext) = build_constructor (etype, v);
+  define_var (ext);
+  return ext;
+}
+
 void
 ppgcc_emit_unit ()
 {
@@ -339,84 +414,31 @@ ppgcc_emit_unit ()
   std::string meta_data;
   for (const ppgcc_fn &fn : ppgcc_fns)
     {
-      vec<constructor_elt, va_gc> *v = NULL;
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 0), string_ptr (fn.name));
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 1),
-                              build_int_cstu (unsigned_type_node, fn.checksum));
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 2),
-                              build_int_cstu (unsigned_type_node, fn.flags));
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 3),
-                              build_int_cstu (ppgcc_u64_type (), fn.num_paths));
-      tree counters_ptr = build_pointer_type (ppgcc_u64_type ());
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 4),
-                              fn.counters
-                                  ? fold_convert (counters_ptr,
-                                                  build_fold_addr_expr (fn.counters))
-                                  : null_pointer_node);
-      /* The metadata goes to the unit's .pp_meta record: META stays
-         NULL.  */
+      /* The metadata goes to the unit's .pp_meta record.  */
       std::string meta = packed_meta (fn.meta);
       uint32_t meta_offset = meta_data.size ();
       meta_data += meta;
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 6),
-                              build_int_cstu (unsigned_type_node,
-                                              meta.size ()));
       /* In field order: varasm wants the constructor sorted.  */
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 7),
-                              build_int_cstu (unsigned_type_node,
-                                              fn.nmetrics));
-      if (fn.ppp_ids)
-        {
-          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 9),
-                                  fold_convert (TREE_TYPE (field (dtype, 9)),
-                                                build_fold_addr_expr (
-                                                    fn.ppp_ids)));
-          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 10),
-                                  fold_convert (counters_ptr,
-                                                build_fold_addr_expr (
-                                                    fn.ppp_counts)));
-          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 11),
-                                  build_int_cstu (ppgcc_u64_type (),
-                                                  fn.ppp_size));
-        }
-      if (!fn.trained.empty ())
-        {
-          tree ctype = build_qualified_type (ppgcc_u64_type (),
-                                             TYPE_QUAL_CONST);
-          tree atype = build_array_type_nelts (ctype, fn.trained.size ());
-          tree arr = new_static_var (atype, "__pp_trained");
-          TREE_READONLY (arr) = 1;
-          DECL_INITIAL (arr) = u64_array_init (atype, fn.trained);
-          define_var (arr);
-          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 12),
-                                  fold_convert (TREE_TYPE (field (dtype, 12)),
-                                                build_fold_addr_expr (arr)));
-        }
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 13),
-                              build_int_cstu (ppgcc_u64_type (),
-                                              fn.trained.size ()));
+      vec<constructor_elt, va_gc> *v = NULL;
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 0), string_ptr (fn.name));
+      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 1),
+                              build_int_cstu (ppgcc_u64_type (), fn.num_paths));
+      if (fn.counters)
+        CONSTRUCTOR_APPEND_ELT (v, field (dtype, 2), addr_as (dtype, 2,
+                                                              fn.counters));
       if (fn.metrics)
-        CONSTRUCTOR_APPEND_ELT (v, field (dtype, 14),
-                                fold_convert (counters_ptr,
-                                              build_fold_addr_expr (
-                                                  fn.metrics)));
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 15),
-                              build_int_cstu (unsigned_type_node,
-                                              fn.num_sites));
-      CONSTRUCTOR_APPEND_ELT (v, field (dtype, 16),
-                              build_int_cstu (unsigned_type_node,
-                                              meta_offset));
-      if (fn.hash_keys)
-        {
-          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 17),
-                                  fold_convert (counters_ptr,
-                                                build_fold_addr_expr (
-                                                    fn.hash_keys)));
-          CONSTRUCTOR_APPEND_ELT (v, field (dtype, 18),
-                                  fold_convert (counters_ptr,
-                                                build_fold_addr_expr (
-                                                    fn.hash_counts)));
-        }
+        CONSTRUCTOR_APPEND_ELT (v, field (dtype, 3), addr_as (dtype, 3,
+                                                              fn.metrics));
+      tree ext = fn_ext (fn);
+      if (ext)
+        CONSTRUCTOR_APPEND_ELT (v, field (dtype, 5), addr_as (dtype, 5, ext));
+      const uint32_t words[] = { fn.checksum, fn.flags,
+                                 (uint32_t) meta.size (), meta_offset,
+                                 fn.nmetrics, fn.num_sites };
+      for (int i = 0; i < 6; i++)
+        CONSTRUCTOR_APPEND_ELT (v, field (dtype, 6 + i),
+                                build_int_cstu (unsigned_type_node,
+                                                words[i]));
       DECL_INITIAL (fn.desc) = build_constructor (dtype, v);
       define_var (fn.desc);
       CONSTRUCTOR_APPEND_ELT (ptrs, NULL_TREE, build_fold_addr_expr (fn.desc));

@@ -314,7 +314,7 @@ fn_add (void *ctx)
   ppc_fn *f = &b->p.fns[b->p.nfns];
   memset (f, 0, sizeof *f);
   f->name = strdup (d->name);
-  const char *meta = b->want_unit ? __pp_fn_meta (b->want_unit, d) : d->meta;
+  const char *meta = b->want_unit ? __pp_fn_meta (b->want_unit, d) : NULL;
   uint32_t meta_len = meta ? d->meta_len : 0;
   f->meta = malloc ((size_t) meta_len + 1);
   f->source = strdup (b->want_source);

@@ -83,11 +83,12 @@ __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
   /* The inline first probe missed: give its slot to this path if it is
      free, so that the path's next runs count in place (rt_abi.h).  This
      run counts below, like every miss.  */
-  if (fn->hash_keys)
+  uint64_t *keys = PP_FN_EXT (fn, hash_keys);
+  if (keys)
     {
       uint64_t expected = 0;
       atomic_compare_exchange_strong (
-          (_Atomic uint64_t *) &fn->hash_keys[PP_HASH_CACHE_SLOT (id)],
+          (_Atomic uint64_t *) &keys[PP_HASH_CACHE_SLOT (id)],
           &expected, id + 1);
     }
   struct table *first
@@ -121,9 +122,10 @@ __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
 void
 __pp_table_clear (struct __pp_fn_desc *fn)
 {
-  if (fn->hash_counts)
+  uint64_t *counts = PP_FN_EXT (fn, hash_counts);
+  if (counts)
     for (unsigned i = 0; i < PP_HASH_CACHE_SLOTS; i++)
-      atomic_store ((_Atomic uint64_t *) &fn->hash_counts[i], 0);
+      atomic_store ((_Atomic uint64_t *) &counts[i], 0);
   for (struct table *t = fn->rt_private; t; t = atomic_load (&t->next))
     {
       for (unsigned i = 0; i < SLOTS; i++)
@@ -140,16 +142,18 @@ __pp_table_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
   *dropped = 0;
   for (struct table *t = fn->rt_private; t; t = atomic_load (&t->next))
     cap += SLOTS;
-  if (fn->hash_counts)
+  uint64_t *keys = PP_FN_EXT (fn, hash_keys);
+  uint64_t *counts = PP_FN_EXT (fn, hash_counts);
+  if (counts)
     cap += PP_HASH_CACHE_SLOTS;
   ppd_pair *out = malloc ((cap + 1) * sizeof *out);
   if (!out)
     return -1;
   /* The inline probe's counts; the caller sums pairs of one id.  */
-  for (unsigned i = 0; fn->hash_counts && i < PP_HASH_CACHE_SLOTS; i++)
+  for (unsigned i = 0; counts && i < PP_HASH_CACHE_SLOTS; i++)
     {
-      uint64_t key = atomic_load ((_Atomic uint64_t *) &fn->hash_keys[i]);
-      uint64_t c = atomic_load ((_Atomic uint64_t *) &fn->hash_counts[i]);
+      uint64_t key = atomic_load ((_Atomic uint64_t *) &keys[i]);
+      uint64_t c = atomic_load ((_Atomic uint64_t *) &counts[i]);
       if (key && c)
         out[k++] = (ppd_pair){ key - 1, c };
     }

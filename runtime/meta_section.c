@@ -236,8 +236,8 @@ unit_record (struct __pp_unit *u)
 const char *
 __pp_fn_meta (struct __pp_unit *u, const struct __pp_fn_desc *d)
 {
-  if (d->meta || d->meta_len == 0)
-    return d->meta ? d->meta : "";
+  if (d->meta_len == 0)
+    return "";
   pthread_mutex_lock (&meta_lock);
   if (u->meta_state == PP_META_UNREAD)
     {

@@ -113,8 +113,9 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
         }
       else if (fn->counters)
         memset (fn->counters, 0, fn->num_paths * sizeof *fn->counters);
-      if (fn->ppp_counts)
-        memset (fn->ppp_counts, 0, fn->ppp_size * sizeof *fn->ppp_counts);
+      if (PP_FN_EXT (fn, ppp_counts))
+        memset (fn->ext->ppp_counts, 0,
+                fn->ext->ppp_size * sizeof *fn->ext->ppp_counts);
       if (fn->flags & PP_FN_HPT)
         __pp_hpt_clear (fn);
       else
@@ -300,12 +301,14 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
         if (!oom)
           out[n++] = (ppd_pair){ i, d->counters[i] };
       }
-  for (uint64_t j = 0; !oom && d->ppp_counts && j < d->ppp_size; j++)
-    if (d->ppp_counts[j])
+  const uint64_t *ppp_ids = PP_FN_EXT (d, ppp_ids);
+  const uint64_t *ppp_counts = PP_FN_EXT (d, ppp_counts);
+  for (uint64_t j = 0; !oom && ppp_counts && j < d->ext->ppp_size; j++)
+    if (ppp_counts[j])
       {
         oom = room_for_pair (&out, &cap, n, ntable) < 0;
         if (!oom)
-          out[n++] = (ppd_pair){ d->ppp_ids[j], d->ppp_counts[j] };
+          out[n++] = (ppd_pair){ ppp_ids[j], ppp_counts[j] };
       }
   if (oom)
     {
@@ -365,12 +368,13 @@ snapshot (struct __pp_unit *u, ppd_profile *p)
         return -1;
       if (d->flags & PP_FN_TRAINED)
         {
-          fn->trained = malloc ((d->num_trained + 1) * sizeof *fn->trained);
+          uint64_t nt = PP_FN_EXT (d, num_trained);
+          fn->trained = malloc ((nt + 1) * sizeof *fn->trained);
           if (!fn->trained)
             return -1;
-          memcpy (fn->trained, d->trained,
-                  d->num_trained * sizeof *fn->trained);
-          fn->ntrained = d->num_trained;
+          if (nt)
+            memcpy (fn->trained, d->ext->trained, nt * sizeof *fn->trained);
+          fn->ntrained = nt;
         }
     }
   return 0;

@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 6u
+#define PP_ABI_VERSION 7u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* counters == NULL: paths go to the hash table */
@@ -40,24 +40,12 @@ extern "C" {
                               path segments through the callees its meta
                               names ("CALLEE:S:NODE" nodes) */
 
-struct __pp_fn_desc
+/* What only some functions have (PPP, a training profile, the hash
+   table's inline first probe): out of the descriptor, which every
+   function has (issue 15: descriptors were a quarter of a Ball-Larus
+   binary's growth).  Read-only.  */
+struct __pp_fn_ext
 {
-  const char *name;       /* the function's assembler name */
-  uint32_t cfg_checksum;  /* pp_graph_checksum of the numbered CFG */
-  uint32_t flags;         /* PP_FN_* */
-  uint64_t num_paths;     /* Ball-Larus paths: valid ids are 0..num_paths-1 */
-  uint64_t *counters;     /* [num_paths] in array mode, else NULL */
-  /* The function's CFG in the graph language (doc/graph-language.md),
-     packed (pp/meta_pack.h): for path regeneration.  META points at it
-     when it is in the loaded image (hand-written units); the plugin
-     leaves META NULL and puts it in the unit's .pp_meta record instead,
-     META_OFFSET bytes into the record's data (see struct __pp_unit).  */
-  const char *meta;
-  uint32_t meta_len;
-  uint32_t nmetrics;      /* -fprofile-paths-metric: metrics per path (the
-                             unit's `metrics` list), 0 without */
-  void *rt_private;       /* runtime's: the hash table (hash mode, and the
-                             side table of PPP misses) */
   /* PP_FN_PPP (thesis §3.2.3, §3.6 "Additional checks"): ppp_ids[j] is
      the Ball-Larus id of the interesting path whose PPP id is j (minus the
      function's smallest one), ppp_counts[j] its count; ppp_ids[ppp_size]
@@ -72,15 +60,6 @@ struct __pp_fn_desc
   /* PP_FN_TRAINED: the interesting (tested) paths, ascending.  */
   const uint64_t *trained;
   uint64_t num_trained;
-  /* nmetrics > 0 without PP_FN_CCT, array mode: metrics[id * nmetrics + m]
-     accumulates metric m over the executions of path id (PLDI'97 §3.1);
-     else NULL.  */
-  uint64_t *metrics;
-  /* PP_FN_CCT: the function's call sites (calls not to GCC's builtins),
-     numbered from 0 in statement order; each has a callee slot in the
-     function's context records (__pp_slot below).  0: none used.  */
-  uint32_t num_sites;
-  uint32_t meta_offset;
   /* Hash mode without PP_FN_HPT: the inline first probe (issue 15).  A
      path end computes h = PP_HASH_CACHE_SLOT (id) and, when
      hash_keys[h] == id + 1, counts hash_counts[h]++ in place; else it
@@ -92,6 +71,37 @@ struct __pp_fn_desc
   uint64_t *hash_keys;
   uint64_t *hash_counts;
 };
+
+struct __pp_fn_desc
+{
+  const char *name;       /* the function's assembler name */
+  uint64_t num_paths;     /* Ball-Larus paths: valid ids are 0..num_paths-1 */
+  uint64_t *counters;     /* [num_paths] in array mode, else NULL */
+  /* nmetrics > 0 without PP_FN_CCT, array mode: metrics[id * nmetrics + m]
+     accumulates metric m over the executions of path id (PLDI'97 §3.1);
+     else NULL.  */
+  uint64_t *metrics;
+  void *rt_private;       /* runtime's: the hash table (hash mode, and the
+                             side table of PPP misses) */
+  const struct __pp_fn_ext *ext; /* or NULL: none of it */
+  uint32_t cfg_checksum;  /* pp_graph_checksum of the numbered CFG */
+  uint32_t flags;         /* PP_FN_* */
+  /* The function's CFG in the graph language (doc/graph-language.md),
+     packed (pp/meta_pack.h), for path regeneration: META_LEN bytes at
+     META_OFFSET in its unit's .pp_meta record (see struct __pp_unit); 0
+     bytes: none (hand-written units).  */
+  uint32_t meta_len;
+  uint32_t meta_offset;
+  uint32_t nmetrics;      /* -fprofile-paths-metric: metrics per path (the
+                             unit's `metrics` list), 0 without */
+  /* PP_FN_CCT: the function's call sites (calls not to GCC's builtins),
+     numbered from 0 in statement order; each has a callee slot in the
+     function's context records (__pp_slot below).  0: none used.  */
+  uint32_t num_sites;
+};
+
+/* D's extension field F, or 0 (NULL) when D has none.  */
+#define PP_FN_EXT(d, f) ((d)->ext ? (d)->ext->f : 0)
 
 #define PP_HASH_CACHE_BITS 12
 #define PP_HASH_CACHE_SLOTS (1u << PP_HASH_CACHE_BITS)

@@ -68,7 +68,7 @@ hand_burn (volatile double *sink, int chunk)
     .num_paths = (npaths),                                                 \
     .counters = ((fl) & (PP_FN_CCT | PP_FN_HASHED)) ? NULL              \
                                                        : f##_counters,     \
-    .meta = "", .nmetrics = NM,                                            \
+    .nmetrics = NM,                                            \
     .metrics = ((fl) & (PP_FN_CCT | PP_FN_HASHED)) || !NM ? NULL        \
                                                              : f##_metrics \
   }
@@ -77,7 +77,7 @@ hand_burn (volatile double *sink, int chunk)
 #define DESC_SITES(f, npaths, nsites)                                      \
   static struct __pp_fn_desc f##_desc = {                                  \
     .name = #f, .cfg_checksum = 7, .flags = FN_FLAGS,                     \
-    .num_paths = (npaths), .meta = "", .nmetrics = NM,                     \
+    .num_paths = (npaths), .nmetrics = NM,                     \
     .num_sites = (nsites)                                                  \
   }
 

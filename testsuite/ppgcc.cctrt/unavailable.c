@@ -32,7 +32,7 @@ UNIT (&main_desc, &f_desc)
 static uint64_t other_counters[1], other_metrics[1];
 static struct __pp_fn_desc other_desc = {
   .name = "other", .cfg_checksum = 7, .num_paths = 1,
-  .counters = other_counters, .meta = "", .nmetrics = 1,
+  .counters = other_counters, .nmetrics = 1,
   .metrics = other_metrics,
 };
 static struct __pp_fn_desc *const other_fns[] = { &other_desc };
