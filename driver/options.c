@@ -288,7 +288,13 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                             cl->superblock_hot, NULL);
     }
   if (runtime)
-    args[n++] = (char *) runtime;
+    {
+      /* After `-x c` gcc would read the archive as C (issue 17): the
+         runtime is an input of its own kind.  */
+      args[n++] = (char *) "-x";
+      args[n++] = (char *) "none";
+      args[n++] = (char *) runtime;
+    }
   args[n] = NULL;
   return args;
 }

@@ -56,7 +56,7 @@ fn_ext_type ()
   add_field (&fields, "ppp_ids", const_u64_ptr ());
   add_field (&fields, "ppp_counts", u64p);
   add_field (&fields, "ppp_size", ppgcc_u64_type ());
-  add_field (&fields, "trained", const_u64_ptr ());
+  add_field (&fields, "trained_offset", ppgcc_u64_type ());
   add_field (&fields, "num_trained", ppgcc_u64_type ());
   add_field (&fields, "hash_keys", u64p);
   add_field (&fields, "hash_counts", u64p);
@@ -357,9 +357,11 @@ addr_as (tree type, int i, tree var)
                        build_fold_addr_expr (var));
 }
 
-/* FN's struct __pp_fn_ext, or NULL_TREE when it would be all zeros.  */
+/* FN's struct __pp_fn_ext, or NULL_TREE when it would be all zeros.
+   Its trained list goes to the end of META_DATA, the unit's .pp_meta
+   record.  */
 static tree
-fn_ext (const ppgcc_fn &fn)
+fn_ext (const ppgcc_fn &fn, std::string &meta_data)
 {
   if (!fn.ppp_ids && fn.trained.empty () && !fn.hash_keys)
     return NULL_TREE;
@@ -377,13 +379,11 @@ fn_ext (const ppgcc_fn &fn)
     }
   if (!fn.trained.empty ())
     {
-      tree ctype = build_qualified_type (ppgcc_u64_type (), TYPE_QUAL_CONST);
-      tree atype = build_array_type_nelts (ctype, fn.trained.size ());
-      tree arr = new_static_var (atype, "__pp_trained");
-      TREE_READONLY (arr) = 1;
-      DECL_INITIAL (arr) = u64_array_init (atype, fn.trained);
-      define_var (arr);
-      CONSTRUCTOR_APPEND_ELT (v, field (etype, 3), addr_as (etype, 3, arr));
+      uint64_t offset = meta_data.size ();
+      for (uint64_t id : fn.trained)
+        put_le (meta_data, id, 8);
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 3),
+                              build_int_cstu (ppgcc_u64_type (), offset));
       CONSTRUCTOR_APPEND_ELT (v, field (etype, 4),
                               build_int_cstu (ppgcc_u64_type (),
                                               fn.trained.size ()));
@@ -429,7 +429,7 @@ ppgcc_emit_unit ()
       if (fn.metrics)
         CONSTRUCTOR_APPEND_ELT (v, field (dtype, 3), addr_as (dtype, 3,
                                                               fn.metrics));
-      tree ext = fn_ext (fn);
+      tree ext = fn_ext (fn, meta_data);
       if (ext)
         CONSTRUCTOR_APPEND_ELT (v, field (dtype, 5), addr_as (dtype, 5, ext));
       const uint32_t words[] = { fn.checksum, fn.flags,

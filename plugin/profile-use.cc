@@ -137,7 +137,7 @@ search_profile (const std::string &use, const std::string &own, bool *tie)
 }
 
 std::string
-profile_file ()
+profile_file (std::string *tried)
 {
   std::string own = ppgcc_ppd_path ();
   const std::string &use = ppgcc_opts.use_path;
@@ -157,8 +157,12 @@ profile_file ()
   std::string found = search_profile (use, own, &tie);
   if (tie)
     return "";
-  /* None: the note about a missing profile names the flat one.  A tie:
-     "" (the warning said it all).  */
+  /* None: the note about a missing profile names every place tried.  A
+     tie: "" (the warning said it all).  */
+  if (found.empty ())
+    *tried = in_tree + ", " + flat + " nor any "
+             + own.substr (slash == std::string::npos ? 0 : slash + 1)
+             + " under " + use;
   return found.empty () ? flat : found;
 }
 
@@ -168,9 +172,9 @@ load ()
   if (profile_tried)
     return;
   profile_tried = true;
-  std::string path;
+  std::string path, tried;
   /* Empty: several candidates, and search_profile has warned.  */
-  if (ppgcc_opts.use_profile && !(path = profile_file ()).empty ())
+  if (ppgcc_opts.use_profile && !(path = profile_file (&tried)).empty ())
     {
       const char *why = "";
       int rc = ppd_read_file (path.c_str (), &profile, &why);
@@ -179,11 +183,16 @@ load ()
       else if (rc > 0)
         {
           profile_missing = true;
-          inform (UNKNOWN_LOCATION, "ppgcc: no path profile %qs for %qs%s",
-                  path.c_str (), main_input_filename,
-                  ppgcc_opts.mode == PPGCC_MODE_RESIDUAL
-                      ? ": none of its paths ran in training"
-                      : "");
+          const char *none = ppgcc_opts.mode == PPGCC_MODE_RESIDUAL
+                                 ? ": none of its paths ran in training"
+                                 : "";
+          if (tried.empty ())
+            inform (UNKNOWN_LOCATION, "ppgcc: no path profile %qs for %qs%s",
+                    path.c_str (), main_input_filename, none);
+          else
+            inform (UNKNOWN_LOCATION, "ppgcc: no path profile for %qs "
+                    "(not at %s)%s", main_input_filename, tried.c_str (),
+                    none);
         }
       else
         warning (0, "ppgcc: path profile %qs ignored: %s", path.c_str (),

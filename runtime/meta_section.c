@@ -35,6 +35,8 @@
 
 PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
                                       const struct __pp_fn_desc *d);
+PPRT_HIDDEN const char *__pp_unit_bytes (struct __pp_unit *u,
+                                         uint64_t offset, uint64_t len);
 
 /* One object file's .pp_meta section, as read.  */
 struct meta_file
@@ -231,13 +233,11 @@ unit_record (struct __pp_unit *u)
   return rec;
 }
 
-/* D's packed metadata (d->meta_len bytes), or NULL when it cannot be
-   found (said once per unit).  */
+/* LEN bytes at OFFSET in U's .pp_meta record, or NULL when the record
+   cannot be found (said once per unit).  */
 const char *
-__pp_fn_meta (struct __pp_unit *u, const struct __pp_fn_desc *d)
+__pp_unit_bytes (struct __pp_unit *u, uint64_t offset, uint64_t len)
 {
-  if (d->meta_len == 0)
-    return "";
   pthread_mutex_lock (&meta_lock);
   if (u->meta_state == PP_META_UNREAD)
     {
@@ -245,8 +245,16 @@ __pp_fn_meta (struct __pp_unit *u, const struct __pp_fn_desc *d)
       u->meta_state = u->rt_meta ? PP_META_READ : PP_META_MISSING;
     }
   pthread_mutex_unlock (&meta_lock);
-  if (!u->rt_meta || d->meta_offset > u->meta_size
-      || d->meta_len > u->meta_size - d->meta_offset)
+  if (!u->rt_meta || offset > u->meta_size || len > u->meta_size - offset)
     return NULL;
-  return u->rt_meta + d->meta_offset;
+  return u->rt_meta + offset;
+}
+
+/* D's packed metadata (d->meta_len bytes), or NULL.  */
+const char *
+__pp_fn_meta (struct __pp_unit *u, const struct __pp_fn_desc *d)
+{
+  if (d->meta_len == 0)
+    return "";
+  return __pp_unit_bytes (u, d->meta_offset, d->meta_len);
 }

@@ -35,6 +35,8 @@
 /* meta_section.c: a function's metadata, from its object's .pp_meta.  */
 PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
                                       const struct __pp_fn_desc *d);
+PPRT_HIDDEN const char *__pp_unit_bytes (struct __pp_unit *u,
+                                         uint64_t offset, uint64_t len);
 
 /* switch.c: the profile flag's environment, and its thread after fork.  */
 PPRT_HIDDEN void __pp_switch_init (void);
@@ -336,6 +338,36 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
   return 0;
 }
 
+/* D's trained list into FN, from the unit's .pp_meta record (rt_abi.h).
+   Without the record (said once) FN is written as not trained: a list
+   that is not there must not make every path look untested.  */
+static int
+copy_trained (struct __pp_unit *u, const struct __pp_fn_desc *d, ppd_fn *fn)
+{
+  uint64_t nt = PP_FN_EXT (d, num_trained);
+  const unsigned char *b
+      = (const unsigned char *) (nt ? __pp_unit_bytes (u, d->ext->trained_offset,
+                                                       nt * 8)
+                                    : "");
+  if (!b)
+    {
+      fn->flags &= ~PP_FN_TRAINED;
+      return 0;
+    }
+  fn->trained = malloc ((nt + 1) * sizeof *fn->trained);
+  if (!fn->trained)
+    return -1;
+  for (uint64_t i = 0; i < nt; i++, b += 8)
+    {
+      uint64_t v = 0;
+      for (int k = 7; k >= 0; k--)
+        v = v << 8 | b[k];
+      fn->trained[i] = v;
+    }
+  fn->ntrained = nt;
+  return 0;
+}
+
 /* The unit's counts since the last dump, as a profile of one run or (a
    later dump of this process) of none.  */
 static int
@@ -366,16 +398,8 @@ snapshot (struct __pp_unit *u, ppd_profile *p)
       fn->num_paths = d->num_paths;
       if (collect_counts (d, fn) < 0)
         return -1;
-      if (d->flags & PP_FN_TRAINED)
-        {
-          uint64_t nt = PP_FN_EXT (d, num_trained);
-          fn->trained = malloc ((nt + 1) * sizeof *fn->trained);
-          if (!fn->trained)
-            return -1;
-          if (nt)
-            memcpy (fn->trained, d->ext->trained, nt * sizeof *fn->trained);
-          fn->ntrained = nt;
-        }
+      if ((d->flags & PP_FN_TRAINED) && copy_trained (u, d, fn) < 0)
+        return -1;
     }
   return 0;
 }

@@ -13,7 +13,7 @@
      ppprof folded [--metric M] [--subtract-probes] [FILE.ppc...]
 
    Exit status: 0 ok, 1 usage (or, with residual --fail-on-new, untested
-   paths), 2 bad input.  */
+   paths), 2 bad input, 3 residual --fail-on-new with nothing to check.  */
 #include "config.h"
 
 #include "commands.h"

@@ -117,6 +117,15 @@ ppprof_residual (pp_profile_set *set, const char *only, int json, int fail_on_ne
               "(%d trained functions)\n", untested, n, trained);
     }
   free (fns);
+  /* A CI gate fails closed: nothing to check is not "no new paths".  */
+  if (fail_on_new && trained == 0)
+    {
+      fprintf (stderr, "ppprof: residual --fail-on-new: no residual "
+               "profile to check (no function has a trained path set: build "
+               "with ppgcc -fuse-path-profile -fprofile-paths=residual, run "
+               "it, and pass its profiles)\n");
+      return 3;
+    }
   return fail_on_new && untested ? 1 : 0;
 }
 

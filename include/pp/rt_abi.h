@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 7u
+#define PP_ABI_VERSION 8u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* counters == NULL: paths go to the hash table */
@@ -57,8 +57,12 @@ struct __pp_fn_ext
   const uint64_t *ppp_ids; /* [ppp_size + 1], or NULL */
   uint64_t *ppp_counts;    /* [ppp_size + 1] */
   uint64_t ppp_size;
-  /* PP_FN_TRAINED: the interesting (tested) paths, ascending.  */
-  const uint64_t *trained;
+  /* PP_FN_TRAINED: the interesting (tested) paths, ascending: NUM_TRAINED
+     little-endian u64 ids at TRAINED_OFFSET in the unit's .pp_meta record
+     (see struct __pp_unit).  Only a profile's writer reads them, and
+     they can be large (7 MB for one -fprofile-paths-ipp function of
+     bzip2): not in the loaded image.  */
+  uint64_t trained_offset;
   uint64_t num_trained;
   /* Hash mode without PP_FN_HPT: the inline first probe (issue 15).  A
      path end computes h = PP_HASH_CACHE_SLOT (id) and, when
