@@ -587,12 +587,21 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
              "intraprocedural paths", main_input_filename);
 
   /* With -flto our registration data would have to be emitted after
-     free_lang_data (as gcov does); until then, decline cleanly rather
-     than risk the compiler.  */
+     free_lang_data (as gcov does; tried: free_lang_data then crashes on
+     what the probes made).  Until then an instrumenting build refuses
+     -flto in one line rather than build a program that writes no profile
+     (issue 17); -fuse-path-profile declines with a warning.  */
   if (flag_lto || flag_generate_lto)
     {
-      warning (0, "ppgcc: path profiling does not support %<-flto%> yet; "
-               "%s is compiled without it", main_input_filename);
+      if (ppgcc_opts.mode == PPGCC_MODE_USE)
+        {
+          warning (0, "ppgcc: %<-fuse-path-profile%> does not support "
+                   "%<-flto%> yet; %s is compiled without the profile",
+                   main_input_filename);
+          return 0;
+        }
+      error ("ppgcc: path profiling does not support %<-flto%> yet; build "
+             "the profiling build without it (add %<-fno-lto%>)");
       return 0;
     }
   ppgcc_opts.atomic = flag_profile_update == PROFILE_UPDATE_ATOMIC;
