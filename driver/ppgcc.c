@@ -120,6 +120,22 @@ print_command (char **argv)
   fputc ('\n', stderr);
 }
 
+/* The g++ beside the gcc CC: "gcc" in its file name becomes "g++"
+   (/usr/bin/gcc-12: /usr/bin/g++-12); "g++" when CC's name has none.  */
+static const char *
+cxx_of (const char *cc)
+{
+  const char *base = lbasename (cc);
+  const char *gcc = strstr (base, "gcc");
+  if (!gcc)
+    return "g++";
+  char *cxx = xstrdup (cc);
+  size_t at = (size_t) (gcc - cc);
+  /* "gcc" and "g++" have the same length.  */
+  memcpy (cxx + at, "g++", 3);
+  return cxx;
+}
+
 static int
 run (const char *cc, char **argv, int verbose)
 {
@@ -148,9 +164,13 @@ int
 main (int argc, char **argv)
 {
   expandargv (&argc, &argv);
-  const char *cc = getenv ("PPGCC_CC");
+  /* Called as ppg++ (a link to ppgcc): the same driver for g++.  */
+  const char *self = lbasename (argv[0]);
+  size_t self_len = strlen (self);
+  int cxx = self_len >= 2 && strcmp (self + self_len - 2, "++") == 0;
+  const char *cc = getenv (cxx ? "PPGCC_CXX" : "PPGCC_CC");
   if (!cc || !*cc)
-    cc = PPGCC_TARGET_CC;
+    cc = cxx ? cxx_of (PPGCC_TARGET_CC) : PPGCC_TARGET_CC;
 
   ppgcc_cmdline cl;
   if (ppgcc_parse (argc, argv, &cl) < 0)

@@ -312,6 +312,12 @@ emit_meta_record (const std::string &rec)
 }
 
 static tree
+build_string_from (const char *s)
+{
+  return build_string (strlen (s) + 1, s);
+}
+
+static tree
 string_ptr (const std::string &s)
 {
   return build_string_literal (s.size () + 1, s.c_str ());
@@ -472,6 +478,13 @@ ppgcc_emit_unit ()
                                           ppgcc_opts.cct ? PP_UNIT_CCT : 0));
   uint64_t meta_key;
   emit_meta_record (meta_record (meta_data, ppd_path, source, &meta_key));
+  /* A reference to a symbol of the runtime named for what to do, from a
+     section the loader never maps: linked without the runtime (by plain
+     gcc or g++), the object's undefined references include this name.  */
+  symtab->finalize_toplevel_asm (build_string_from (
+      "\t.pushsection .pp_link_check,\"\",@progbits\n"
+      "\t.quad " PP_RUNTIME_CHECK_SYMBOL "\n"
+      "\t.popsection"));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 9),
                           build_int_cstu (ppgcc_u64_type (), meta_key));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 10),

@@ -56,6 +56,10 @@ PPRT_WEAK void __pp_cct_zero (void);
 PPRT_WEAK void __pp_cct_after_fork (void);
 PPRT_WEAK void __pp_cct_dump_after_fork (void);
 
+/* What instrumented objects refer to (rt_abi.h): linked without this
+   runtime, the linker names it.  */
+const char __pp_runtime_check __asm__ (PP_RUNTIME_CHECK_SYMBOL) = 0;
+
 static struct __pp_unit *_Atomic registered;
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;

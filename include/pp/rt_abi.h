@@ -157,6 +157,11 @@ struct __pp_unit
 #define PP_UNIT_CCT 1u     /* its functions call __pp_enter/__pp_exit */
 
 void __pp_register_unit (struct __pp_unit *unit);
+/* Defined by the runtime; every instrumented object refers to it from a
+   non-allocated section, so that linking one without the runtime fails
+   naming what to do.  */
+#define PP_RUNTIME_CHECK_SYMBOL \
+  "__pp_runtime_missing__link_with_ppgcc_fprofile_paths"
 
 /* Calling context tree and metrics (PLDI'97 §3.1, §4; runtime/cct.c).
    A function with PP_FN_CCT, or with nmetrics > 0, calls at its entry
