@@ -188,11 +188,14 @@ main (int argc, char **argv)
       char *plugin = locate ("PPGCC_PLUGIN", "../plugin/.libs/ppgcc.so",
                              "ppgcc.so", dir, tried_plugin,
                              sizeof tried_plugin);
-      printf ("ppgcc (ppgcc) %s\nwraps: %s (plugin built for GCC %s)\n"
-              "plugin: %s\n",
+      /* gcc's own first: build systems read its first line.  */
+      char *gcc_args[] = { (char *) cc, (char *) "--version", NULL };
+      int rc = run (cc, gcc_args, 0);
+      printf ("ppgcc %s: path profiling driver for %s (plugin built for GCC "
+              "%s)\nplugin: %s\n",
               PACKAGE_VERSION, cc, PPGCC_TARGET_VERSION,
               plugin ? plugin : "(not found)");
-      return 0;
+      return rc;
     }
 
   int instrument = cl.mode != NULL || cl.use_profile;

@@ -346,11 +346,26 @@ ppgcc_ppd_path ()
                                        || dot > slash))
         p.erase (dot);
     }
-  if (!IS_ABSOLUTE_PATH (p.c_str ()))
+  char cwd[PATH_MAX];
+  bool relative = !IS_ABSOLUTE_PATH (p.c_str ());
+  if (relative && getcwd (cwd, sizeof cwd))
+    p = std::string (cwd) + "/" + p;
+  /* -fprofile-dir=DIR (GCC sets profile_data_prefix itself too, to the
+     working directory; only the user's counts): where gcc puts .gcda
+     files, DIR/<the object's absolute path with '/' as '#'> for an
+     object named relative, DIR/<its absolute path> else (issue 17: the
+     option was ignored).  */
+  if (global_options_set.x_profile_data_prefix && profile_data_prefix
+      && *profile_data_prefix)
     {
-      char cwd[PATH_MAX];
-      if (getcwd (cwd, sizeof cwd))
-        p = std::string (cwd) + "/" + p;
+      std::string dir = profile_data_prefix;
+      if (!IS_ABSOLUTE_PATH (dir.c_str ()) && getcwd (cwd, sizeof cwd))
+        dir = std::string (cwd) + "/" + dir;
+      if (relative)
+        for (char &c : p)
+          if (c == '/')
+            c = '#';
+      p = dir + (relative ? "/" : "") + p;
     }
   return p + ".ppd";
 }
