@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "elf_section.c"
 
 static int
 file_exists (const char *path)
@@ -160,6 +161,32 @@ run (const char *cc, char **argv, int verbose)
   return WEXITSTATUS (status);
 }
 
+/* After a -fuse-path-profile link: each object compiled with it left one
+   byte in the output's .pp_use section (1: it had its profile, 0: none,
+   plugin/ppgcc-plugin.cc).  When most had none, say so once, with the
+   count: a note per object goes unseen in a build's output, and libtool's
+   make clean deletes the profiles under .libs (issue 17).  */
+static void
+count_unprofiled (const ppgcc_cmdline *cl)
+{
+  const char *out = "a.out";
+  for (int i = 0; i + 1 < cl->npass; i++)
+    if (!strcmp (cl->pass[i], "-o"))
+      out = cl->pass[i + 1];
+  size_t len = 0;
+  unsigned char *use = pp_elf_read_section (out, ".pp_use", &len);
+  size_t none = 0;
+  for (size_t i = 0; i < len; i++)
+    none += use[i] == 0;
+  if (use && none * 2 > len)
+    fprintf (stderr, "ppgcc: warning: %s: %zu of %zu objects were compiled "
+             "without a path profile (-fuse-path-profile found none for "
+             "them); profiles deleted by make clean (libtool's .libs)? keep "
+             "them apart: PPGCC_PREFIX=DIR when training, then "
+             "-fuse-path-profile=DIR\n", out, none, len);
+  free (use);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -235,5 +262,8 @@ main (int argc, char **argv)
         }
     }
   char **args = ppgcc_gcc_argv (&cl, cc, plugin, runtime);
-  return run (cc, args, cl.verbose);
+  int rc = run (cc, args, cl.verbose);
+  if (rc == 0 && cl.use_profile && cl.links)
+    count_unprofiled (&cl);
+  return rc;
 }

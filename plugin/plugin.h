@@ -167,6 +167,9 @@ std::string ppgcc_metadata (function *fun, const ppgcc_cfg &cfg,
    and CHECKSUM, or null (*MISMATCH, after a warning, when the record is
    for another CFG); the -fprofile-paths-interesting spec, or null.  */
 bool ppgcc_profile_in_use (bool *missing);
+/* Without loading it: 1 the unit found its profile, 0 it looked and found
+   none, -1 it did not look (no function asked) or could not tell.  */
+int ppgcc_profile_found ();
 const ppd_fn *ppgcc_profile_function (function *fun, const char *name,
                                       uint32_t checksum, bool *mismatch);
 const pp_spec *ppgcc_interesting_spec ();

@@ -290,9 +290,30 @@ public:
 
 } // namespace
 
+/* -fuse-path-profile: one byte in the non-allocated section .pp_use, 1
+   when the unit found its profile, 0 when not, so that ppgcc can count
+   at the end of a link how many objects were built without one (issue
+   17: libtool's make clean deletes profiles, and a note per object went
+   unseen).  Units without functions say nothing.  */
+static void
+emit_use_marker ()
+{
+  if (!ppgcc_opts.use_profile || seen_error ())
+    return;
+  int found = ppgcc_profile_found ();
+  if (found < 0)
+    return;
+  const char *as = found ? "\t.pushsection .pp_use,\"\",@progbits\n"
+                           "\t.byte 1\n\t.popsection"
+                         : "\t.pushsection .pp_use,\"\",@progbits\n"
+                           "\t.byte 0\n\t.popsection";
+  symtab->finalize_toplevel_asm (build_string (strlen (as) + 1, as));
+}
+
 static void
 on_all_ipa_passes_start (void *, void *)
 {
+  emit_use_marker ();
   if (ppgcc_opts.mode == PPGCC_MODE_USE)
     return;
   if (ppgcc_opts.ipp != ppgcc_options::IPP_NONE && !seen_error ())

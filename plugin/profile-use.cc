@@ -387,6 +387,14 @@ ppgcc_profile_scale_counts (std::vector<uint64_t> &counts)
     }
 }
 
+int
+ppgcc_profile_found ()
+{
+  if (!profile_tried)
+    return -1;
+  return have_profile ? 1 : profile_missing ? 0 : -1;
+}
+
 bool
 ppgcc_profile_in_use (bool *missing)
 {

@@ -17,6 +17,7 @@
    kept; ppprof names what is missing).  */
 #define _GNU_SOURCE
 #include "pp/rt_abi.h"
+#include "elf_section.c"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -49,77 +50,6 @@ struct meta_file
 
 static struct meta_file *files;
 static pthread_mutex_t meta_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int
-read_at (int fd, void *buf, size_t n, uint64_t off)
-{
-  unsigned char *p = buf;
-  while (n)
-    {
-      ssize_t got = pread (fd, p, n, (off_t) off);
-      if (got <= 0)
-        return -1;
-      p += got;
-      n -= (size_t) got;
-      off += (uint64_t) got;
-    }
-  return 0;
-}
-
-/* PATH's section named PP_META_SECTION, malloc'd, or NULL.  The file is
-   an ELF object of the process's own class (it is loaded in it).  */
-static unsigned char *
-read_section (const char *path, size_t *len)
-{
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return NULL;
-  unsigned char *out = NULL;
-  ElfW (Shdr) *sh = NULL;
-  char *names = NULL;
-  ElfW (Ehdr) eh;
-  if (read_at (fd, &eh, sizeof eh, 0) < 0
-      || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
-      || eh.e_shentsize != sizeof *sh || eh.e_shoff == 0)
-    goto done;
-  /* Section 0 holds the counts that do not fit the header's fields.  */
-  ElfW (Shdr) first;
-  if (read_at (fd, &first, sizeof first, eh.e_shoff) < 0)
-    goto done;
-  size_t nsect = eh.e_shnum ? eh.e_shnum : first.sh_size;
-  size_t strndx = eh.e_shstrndx == SHN_XINDEX ? first.sh_link
-                                               : eh.e_shstrndx;
-  if (nsect == 0 || nsect > (1u << 24) || strndx >= nsect)
-    goto done;
-  sh = malloc (nsect * sizeof *sh);
-  if (!sh || read_at (fd, sh, nsect * sizeof *sh, eh.e_shoff) < 0)
-    goto done;
-  const ElfW (Shdr) *str = &sh[strndx];
-  if (str->sh_size == 0 || str->sh_size > (1u << 28))
-    goto done;
-  names = malloc (str->sh_size + 1);
-  if (!names || read_at (fd, names, str->sh_size, str->sh_offset) < 0)
-    goto done;
-  names[str->sh_size] = '\0';
-  for (size_t i = 1; i < nsect; i++)
-    if (sh[i].sh_name < str->sh_size && sh[i].sh_type == SHT_PROGBITS
-        && strcmp (names + sh[i].sh_name, PP_META_SECTION) == 0)
-      {
-        out = malloc (sh[i].sh_size ? sh[i].sh_size : 1);
-        if (out && read_at (fd, out, sh[i].sh_size, sh[i].sh_offset) < 0)
-          {
-            free (out);
-            out = NULL;
-          }
-        *len = out ? sh[i].sh_size : 0;
-        break;
-      }
-done:
-  free (names);
-  free (sh);
-  close (fd);
-  return out;
-}
 
 static uint64_t
 le (const unsigned char *p, int bytes)
@@ -157,7 +87,7 @@ load_file (const char *path)
       free (f);
       return NULL;
     }
-  f->sect = read_section (path, &f->len);
+  f->sect = pp_elf_read_section (path, PP_META_SECTION, &f->len);
   f->next = files;
   files = f;
   return f;
