@@ -7,6 +7,8 @@
      ppprof merge -o OUT FILES|DIRS...      (all .ppd, or all .ppc)
      ppprof dot --function F [--svg] [FILES|DIRS]
      ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
+     ppprof annotate [--function F [--path ID]] [FILES|DIRS]
+     ppprof lcov [-o FILE] [FILES|DIRS]
      ppprof overlap [--top N] [--json] A B
      ppprof cct [--metric M] [--json] [--subtract-probes] [--paths N]
                 [--min-percent P] [FILE.ppc...]
@@ -39,6 +41,8 @@ usage (FILE *out)
          "       ppprof dot --function F [--svg] [FILES|DIRS]\n"
          "       ppprof residual [--json] [--fail-on-new] [--function F] "
          "[FILES|DIRS]\n"
+         "       ppprof annotate [--function F [--path ID]] [FILES|DIRS]\n"
+         "       ppprof lcov [-o FILE] [FILES|DIRS]\n"
          "       ppprof overlap [--top N] [--json] A B\n"
          "       ppprof cct [--metric M] [--json] [--subtract-probes] "
          "[--paths N]\n"
@@ -64,6 +68,12 @@ usage (FILE *out)
          "with\n"
          "-fuse-path-profile -fprofile-paths=residual); --fail-on-new: "
          "exit 1 if any.\n"
+         "annotate: the source with each line's execution count, as gcov "
+         "shows it\n"
+         "(derived from the paths); --path ID marks that path's lines "
+         "with '>'.\n"
+         "lcov: the same line counts as an lcov tracefile (genhtml, "
+         "coverage services).\n"
          "overlap: how much two profiles (files or directories) agree, in "
          "percent, over\n"
          "all paths and per function (e.g. a Hot Path Table build against "
@@ -240,6 +250,7 @@ run (int argc, char **argv, char **files)
       return 0;
     }
   const char *cmd = argv[1], *only = NULL, *out = NULL, *metric = NULL;
+  const char *path_id = NULL;
   long top = 20, paths = 0;
   double min_percent = 0;
   int json = 0, svg = 0, fail_on_new = 0, subtract = 0, cct_only = 0;
@@ -257,6 +268,8 @@ run (int argc, char **argv, char **files)
         subtract = 1;
       else if (!strcmp (a, "--metric") && i + 1 < argc)
         metric = argv[++i];
+      else if (!strcmp (a, "--path") && i + 1 < argc)
+        path_id = argv[++i];
       else if (!strcmp (a, "--paths") && i + 1 < argc)
         {
           const char *v = argv[++i];
@@ -302,6 +315,15 @@ run (int argc, char **argv, char **files)
                 }
             }
         }
+      else if (i + 1 == argc
+               && (!strcmp (a, "--top") || !strcmp (a, "--function")
+                   || !strcmp (a, "-o") || !strcmp (a, "--metric")
+                   || !strcmp (a, "--path") || !strcmp (a, "--paths")
+                   || !strcmp (a, "--min-percent")))
+        {
+          fprintf (stderr, "ppprof: %s needs a value\n", a);
+          return 1;
+        }
       else if (a[0] == '-' && a[1])
         {
           fprintf (stderr, "ppprof: unknown option '%s'\n", a);
@@ -315,11 +337,18 @@ run (int argc, char **argv, char **files)
   int is_dot = !strcmp (cmd, "dot"), is_residual = !strcmp (cmd, "residual");
   int is_overlap = !strcmp (cmd, "overlap");
   int is_cct = !strcmp (cmd, "cct"), is_folded = !strcmp (cmd, "folded");
+  int is_annotate = !strcmp (cmd, "annotate"), is_lcov = !strcmp (cmd, "lcov");
   if (!is_report && !is_merge && !is_dot && !is_residual && !is_overlap
-      && !is_cct && !is_folded)
+      && !is_cct && !is_folded && !is_annotate && !is_lcov)
     {
       fprintf (stderr, "ppprof: unknown command '%s'\n", cmd);
       usage (stderr);
+      return 1;
+    }
+  if (path_id && (!is_annotate || !only))
+    {
+      fprintf (stderr, "ppprof: --path ID needs annotate --function F "
+               "(path ids are per function)\n");
       return 1;
     }
   if ((is_merge && (!out || nfiles == 0)) || (is_dot && !only)
@@ -330,7 +359,9 @@ run (int argc, char **argv, char **files)
       || ((metric || subtract) && !is_report && !is_cct && !is_folded)
       || (cct_only && !is_cct)
       || ((is_cct || is_folded) && (only || out || svg || fail_on_new))
-      || (is_folded && json))
+      || (is_folded && json)
+      || ((is_annotate || is_lcov) && (json || svg || metric || subtract))
+      || (is_annotate && out) || (is_lcov && only))
     {
       usage (stderr);
       return 1;
@@ -382,6 +413,10 @@ run (int argc, char **argv, char **files)
     rc = 2;
   else if (is_residual)
     rc = ppprof_residual (&set, only, json, fail_on_new);
+  else if (is_annotate)
+    rc = ppprof_annotate (&set, only, path_id);
+  else if (is_lcov)
+    rc = ppprof_lcov (&set, out);
   else
     rc = is_report ? ppprof_report (&set, top, only, json) : dot (&set, only, svg);
   pp_profile_set_free (&set);

@@ -1,0 +1,130 @@
+/* ppprof lcov: the line counts of ppprof annotate (line_counts.c) as an
+   lcov tracefile (geninfo(1)'s format: TN, SF, FN, FNDA, FNF, FNH, DA,
+   LF, LH, end_of_record), for genhtml and coverage services.  One record
+   per source file; its functions' lines are summed where they meet.  */
+#include "config.h"
+
+#include "commands.h"
+#include "line_counts.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One file's record from its functions FNS (N of them), source SRC at
+   PATH.  Returns 0 or -1 (message printed).  */
+static int
+write_record (FILE *out, const char *path, const pp_source *src,
+              const pp_report_fn **fns, int n)
+{
+  unsigned nl = src->num_lines;
+  uint64_t *count = calloc (nl + 1, sizeof *count);
+  unsigned char *has = calloc (nl + 1, 1);
+  if (!count || !has)
+    {
+      free (count);
+      free (has);
+      fprintf (stderr, "ppprof: out of memory\n");
+      return -1;
+    }
+  fprintf (out, "TN:\nSF:%s\n", path);
+  int fnf = 0, fnh = 0, rc = 0;
+  for (int k = 0; k < n && rc == 0; k++)
+    {
+      pp_line_counts lc;
+      if (pp_line_counts_of (fns[k], src, &lc) < 0)
+        rc = -1;
+      else if (lc.first)
+        {
+          fprintf (out, "FN:%u,%s\nFNDA:%" PRIu64 ",%s\n",
+                   lc.decl_line ? lc.decl_line : lc.first, fns[k]->name,
+                   lc.calls, fns[k]->name);
+          fnf++;
+          fnh += lc.calls > 0;
+          for (unsigned l = lc.first; l <= lc.last && l <= nl; l++)
+            if (lc.has[l - lc.first])
+              {
+                has[l] = 1;
+                count[l] += lc.count[l - lc.first];
+              }
+        }
+      pp_line_counts_free (&lc);
+    }
+  fprintf (out, "FNF:%d\nFNH:%d\n", fnf, fnh);
+  unsigned lf = 0, lh = 0;
+  for (unsigned l = 1; l <= nl; l++)
+    if (has[l])
+      {
+        fprintf (out, "DA:%u,%" PRIu64 "\n", l, count[l]);
+        lf++;
+        lh += count[l] > 0;
+      }
+  fprintf (out, "LF:%u\nLH:%u\nend_of_record\n", lf, lh);
+  free (count);
+  free (has);
+  return rc;
+}
+
+int
+ppprof_lcov (pp_profile_set *set, const char *out_name)
+{
+  FILE *out = stdout;
+  if (out_name && !(out = fopen (out_name, "w")))
+    {
+      fprintf (stderr, "ppprof: %s: %s\n", out_name, strerror (errno));
+      return 2;
+    }
+  const pp_report_fn **fns = calloc (set->num_fns ? set->num_fns : 1,
+                                     sizeof *fns);
+  char *done = calloc (set->num_fns ? set->num_fns : 1, 1);
+  int rc = fns && done ? 0 : 2;
+  int records = 0;
+  for (int i = 0; i < set->num_fns && rc == 0; i++)
+    {
+      if (done[i])
+        continue;
+      int n = 0;
+      for (int j = i; j < set->num_fns; j++)
+        if (!done[j] && !strcmp (set->fns[j].file, set->fns[i].file))
+          {
+            done[j] = 1;
+            fns[n++] = &set->fns[j];
+          }
+      pp_source src;
+      if (pp_open_source (&src, fns[0]) < 0)
+        {
+          rc = 2;
+          break;
+        }
+      /* genhtml reads the source by the SF name: absolute, as geninfo
+         writes it, wherever genhtml runs.  */
+      char abs[PATH_MAX];
+      if (!realpath (src.name, abs))
+        snprintf (abs, sizeof abs, "%s", src.name);
+      if (write_record (out, abs, &src, fns, n) < 0)
+        rc = 2;
+      records++;
+      pp_source_free (&src);
+    }
+  if (!fns || !done)
+    fprintf (stderr, "ppprof: out of memory\n");
+  free (fns);
+  free (done);
+  if (rc == 0 && !records)
+    {
+      fprintf (stderr, "ppprof: no profiled function%s\n",
+               set->num_fns ? " with source lines" : " (no .ppd profile found)");
+      rc = 2;
+    }
+  if (out != stdout && fclose (out) != 0 && rc == 0)
+    {
+      fprintf (stderr, "ppprof: %s: %s\n", out_name, strerror (errno));
+      rc = 2;
+    }
+  else if (out == stdout && fflush (stdout) != 0 && rc == 0)
+    rc = 2;
+  return rc;
+}

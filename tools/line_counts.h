@@ -1,0 +1,58 @@
+/* Per-line execution counts of a function, derived exactly from its path
+   counts (block and edge counts: lib/counts.c), attributed to lines the
+   way gcov does; shared by ppprof annotate and ppprof lcov.  */
+#ifndef PPPROF_LINE_COUNTS_H
+#define PPPROF_LINE_COUNTS_H
+
+#include "profile_set.h"
+
+#include <stdint.h>
+
+/* A source file's text, split into lines (lines[0] is line 1).  */
+typedef struct
+{
+  char *name;           /* the path it was read from */
+  char *text;
+  char **lines;
+  unsigned num_lines;
+  unsigned char *code;  /* per line: pp_source_line_has_code */
+} pp_source;
+
+/* Reads PATH; 0, or -1 (errno set).  */
+int pp_source_read (pp_source *s, const char *path);
+void pp_source_free (pp_source *s);
+/* FN's source file: its name as compiled, or relative to the directory
+   of its profile.  0, or -1 after one line on stderr.  */
+int pp_open_source (pp_source *src, const pp_report_fn *fn);
+/* Whether LINE (1-based) holds something gcov could count: not blank and
+   not only braces, a keyword such as `else`, or a comment.  */
+int pp_source_line_has_code (const pp_source *s, unsigned line);
+
+/* Line I of the function is FIRST + I.  */
+typedef struct
+{
+  unsigned first, last;   /* the function's lines (0, 0: none known) */
+  unsigned decl_line;     /* the line naming it (0: not found) */
+  uint64_t calls;         /* its entry count */
+  uint64_t *count;        /* per line */
+  unsigned char *has;     /* per line: 1 counted, 0 no code ("-") */
+  int *owner;             /* per line: the block whose lines hold it
+                             inside (not first or last), -1 none, -2 a
+                             block's first or last line */
+  uint64_t *node_count;   /* per CFG node */
+  int num_nodes;
+} pp_line_counts;
+
+/* FN's line counts; SRC (may be NULL) is its source file, which finds the
+   declaration line and tells lines inside a block with code from blank
+   ones.  0, or -1 after one line on stderr.  */
+int pp_line_counts_of (const pp_report_fn *fn, const pp_source *src,
+                       pp_line_counts *lc);
+void pp_line_counts_free (pp_line_counts *lc);
+/* Marks in ON (one byte per line of LC, as count) the lines on FN's path
+   of Ball-Larus id ID: those its blocks are counted at.  0, or -1 when ID
+   is out of range.  */
+int pp_line_counts_path (const pp_report_fn *fn, const pp_line_counts *lc,
+                         pp_pathid id, unsigned char *on);
+
+#endif
