@@ -25,9 +25,9 @@ int ppprof_residual (pp_profile_set *set, const char *only, int json,
                      int fail_on_new);
 /* annotate.c: the source with line counts; PATH (NULL: none) a path id
    of function ONLY whose lines are marked.  lcov.c: an lcov tracefile to
-   OUT (NULL: stdout).  */
+   OUT (NULL: stdout), of function ONLY (NULL: all).  */
 int ppprof_annotate (pp_profile_set *set, const char *only, const char *path);
-int ppprof_lcov (pp_profile_set *set, const char *out);
+int ppprof_lcov (pp_profile_set *set, const char *only, const char *out);
 int ppprof_overlap_files (char **names, long top, int json);
 
 /* Context profiles (.ppc): cct.c, folded.c, context_report.c.  FILES

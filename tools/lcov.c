@@ -69,8 +69,10 @@ write_record (FILE *out, const char *path, const pp_source *src,
 }
 
 int
-ppprof_lcov (pp_profile_set *set, const char *out_name)
+ppprof_lcov (pp_profile_set *set, const char *only, const char *out_name)
 {
+  if (only && !known_function (set, only))
+    return 2;
   FILE *out = stdout;
   if (out_name && !(out = fopen (out_name, "w")))
     {
@@ -84,11 +86,12 @@ ppprof_lcov (pp_profile_set *set, const char *out_name)
   int records = 0;
   for (int i = 0; i < set->num_fns && rc == 0; i++)
     {
-      if (done[i])
+      if (done[i] || (only && strcmp (set->fns[i].name, only) != 0))
         continue;
       int n = 0;
       for (int j = i; j < set->num_fns; j++)
-        if (!done[j] && !strcmp (set->fns[j].file, set->fns[i].file))
+        if (!done[j] && !strcmp (set->fns[j].file, set->fns[i].file)
+            && (!only || !strcmp (set->fns[j].name, only)))
           {
             done[j] = 1;
             fns[n++] = &set->fns[j];

@@ -8,7 +8,7 @@
      ppprof dot --function F [--svg] [FILES|DIRS]
      ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
      ppprof annotate [--function F [--path ID]] [FILES|DIRS]
-     ppprof lcov [-o FILE] [FILES|DIRS]
+     ppprof lcov [-o FILE] [--function F] [FILES|DIRS]
      ppprof overlap [--top N] [--json] A B
      ppprof cct [--metric M] [--json] [--subtract-probes] [--paths N]
                 [--min-percent P] [FILE.ppc...]
@@ -42,7 +42,7 @@ usage (FILE *out)
          "       ppprof residual [--json] [--fail-on-new] [--function F] "
          "[FILES|DIRS]\n"
          "       ppprof annotate [--function F [--path ID]] [FILES|DIRS]\n"
-         "       ppprof lcov [-o FILE] [FILES|DIRS]\n"
+         "       ppprof lcov [-o FILE] [--function F] [FILES|DIRS]\n"
          "       ppprof overlap [--top N] [--json] A B\n"
          "       ppprof cct [--metric M] [--json] [--subtract-probes] "
          "[--paths N]\n"
@@ -361,7 +361,7 @@ run (int argc, char **argv, char **files)
       || ((is_cct || is_folded) && (only || out || svg || fail_on_new))
       || (is_folded && json)
       || ((is_annotate || is_lcov) && (json || svg || metric || subtract))
-      || (is_annotate && out) || (is_lcov && only))
+      || (is_annotate && out))
     {
       usage (stderr);
       return 1;
@@ -416,7 +416,7 @@ run (int argc, char **argv, char **files)
   else if (is_annotate)
     rc = ppprof_annotate (&set, only, path_id);
   else if (is_lcov)
-    rc = ppprof_lcov (&set, out);
+    rc = ppprof_lcov (&set, only, out);
   else
     rc = is_report ? ppprof_report (&set, top, only, json) : dot (&set, only, svg);
   pp_profile_set_free (&set);
