@@ -221,8 +221,19 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
      the share column instead.  */
   int saturated = total == UINT64_MAX;
   int share_width = saturated ? 9 : 7;
-  printf ("%d paths run in %d functions, %s%" PRIu64 " path executions%s\n\n",
-          n, set->num_fns, saturated ? "at least " : "", total,
+  /* --function F: the summary is F's (several: statics of one name in
+     different files), not the whole profile's.  */
+  int named = 0;
+  for (int i = 0; only && i < set->num_fns; i++)
+    named += !strcmp (set->fns[i].name, only);
+  if (!only)
+    printf ("%d paths run in %d functions, ", n, set->num_fns);
+  else if (named == 1)
+    printf ("%d paths run in function %s, ", n, only);
+  else
+    printf ("%d paths run in %d functions named %s, ", n, named, only);
+  printf ("%s%" PRIu64 " path executions%s\n\n",
+          saturated ? "at least " : "", total,
           saturated ? " (counts saturated at 2^64-1)" : "");
   printf ("%12s %*s  %-24s %s\n", "count", share_width, "share", "function",
           "path (source lines; (cont): starts after a back edge or a "
