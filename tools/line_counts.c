@@ -52,6 +52,8 @@ find_decl (const pp_source *src, const char *name, unsigned first)
 typedef struct
 {
   const pp_graph *g;
+  const int *out_start, *out_list; /* node v's out-edges: out_list
+                                      [out_start[v] .. out_start[v+1]) */
   const int *in_set;     /* per node: position in the set + 1, or 0 */
   uint64_t *cs;          /* per CFG edge: count not yet used by a cycle */
   int *stack;            /* edges of the current walk */
@@ -66,10 +68,10 @@ typedef struct
 static void
 walk (cycles *c, int v)
 {
-  for (int e = 0; e < pp_graph_num_edges (c->g) && c->budget > 0; e++)
+  for (int i = c->out_start[v]; i < c->out_start[v + 1] && c->budget > 0;
+       i++)
     {
-      if (pp_graph_edge_src (c->g, e) != v)
-        continue;
+      int e = c->out_list[i];
       c->budget--;
       int w = pp_graph_edge_dst (c->g, e);
       if (!c->in_set[w] || c->in_set[w] < c->in_set[c->start])
@@ -102,8 +104,9 @@ walk (cycles *c, int v)
 /* The count of a line whose blocks are SET (N of them): entries from
    other blocks plus the loops among them.  */
 static uint64_t
-line_count (const pp_graph *g, const uint64_t *edge_count, const int *set,
-            int n, int *in_set, uint64_t *cs, int *stack, char *on_stack)
+line_count (const pp_graph *g, const int *out_start, const int *out_list,
+            const uint64_t *edge_count, const int *set, int n, int *in_set,
+            uint64_t *cs, int *stack, char *on_stack)
 {
   int ne = pp_graph_num_edges (g);
   for (int i = 0; i < n; i++)
@@ -115,7 +118,8 @@ line_count (const pp_graph *g, const uint64_t *edge_count, const int *set,
       if (in_set[pp_graph_edge_dst (g, e)] && !in_set[pp_graph_edge_src (g, e)])
         count = pp_add_sat (count, edge_count[e]);
     }
-  cycles c = { g, in_set, cs, stack, on_stack, 0, 0, 100000, 0 };
+  cycles c = { g, out_start, out_list, in_set, cs, stack, on_stack, 0, 0,
+               100000, 0 };
   for (int i = 0; i < n; i++)
     {
       c.start = set[i];
@@ -196,8 +200,26 @@ pp_line_counts_of (const pp_report_fn *fn, const pp_source *src,
   int *stack = calloc (nn + 1, sizeof *stack);
   char *on_stack = calloc (nn, 1);
   uint64_t *cs = calloc (ne ? ne : 1, sizeof *cs);
+  int *out_start = calloc (nn + 1, sizeof *out_start);
+  int *out_list = calloc (ne ? ne : 1, sizeof *out_list);
+  if (out_start && out_list)
+    {
+      for (int e = 0; e < ne; e++)
+        out_start[pp_graph_edge_src (g, e) + 1]++;
+      for (int v = 0; v < nn; v++)
+        out_start[v + 1] += out_start[v];
+      int *fill = calloc (nn ? nn : 1, sizeof *fill);
+      for (int e = 0; fill && e < ne; e++)
+        {
+          int v = pp_graph_edge_src (g, e);
+          out_list[out_start[v] + fill[v]++] = e;
+        }
+      if (!fill)
+        free (out_list), out_list = NULL;
+      free (fill);
+    }
   if (!lc->count || !lc->has || !lc->owner || !set || !in_set || !stack
-      || !on_stack || !cs)
+      || !on_stack || !cs || !out_start || !out_list)
     {
       fprintf (stderr, "ppprof: out of memory\n");
       rc = -1;
@@ -230,8 +252,8 @@ pp_line_counts_of (const pp_report_fn *fn, const pp_source *src,
         }
       lc->owner[i] = -1;
       if (ns)
-        lc->count[i] = line_count (g, edge_count, set, ns, in_set, cs, stack,
-                                   on_stack);
+        lc->count[i] = line_count (g, out_start, out_list, edge_count, set,
+                                   ns, in_set, cs, stack, on_stack);
       else if (starts)
         lc->count[i] = started;
       else if (inner >= 0 && (!src || pp_source_line_has_code (src, line)))
@@ -256,6 +278,8 @@ pp_line_counts_of (const pp_report_fn *fn, const pp_source *src,
   free (stack);
   free (on_stack);
   free (cs);
+  free (out_start);
+  free (out_list);
 out:
   free (ids);
   free (counts);
