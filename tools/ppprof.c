@@ -32,6 +32,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+static const char *nearest_command (const char *cmd);
+
 static void
 usage (FILE *out)
 {
@@ -341,8 +343,15 @@ run (int argc, char **argv, char **files)
   if (!is_report && !is_merge && !is_dot && !is_residual && !is_overlap
       && !is_cct && !is_folded && !is_annotate && !is_lcov)
     {
-      fprintf (stderr, "ppprof: unknown command '%s'\n", cmd);
-      usage (stderr);
+      const char *near = nearest_command (cmd);
+      if (near)
+        fprintf (stderr, "ppprof: unknown command '%s' (did you mean "
+                 "'%s'?)\n", cmd, near);
+      else
+        {
+          fprintf (stderr, "ppprof: unknown command '%s'\n", cmd);
+          usage (stderr);
+        }
       return 1;
     }
   if (path_id && (!is_annotate || !only))
@@ -406,6 +415,16 @@ run (int argc, char **argv, char **files)
       pp_profile_set_free (&set);
       return 2;
     }
+  /* Nothing to show is said, not printed as an empty table (residual
+     --fail-on-new has its own exit status for it).  */
+  if (set.num_profiles == 0 && !is_residual)
+    {
+      fprintf (stderr, "ppprof: no path profiles (.ppd) in %s: run a "
+               "program built with ppgcc -fprofile-paths first\n",
+               nfiles ? files[0] : "the current directory");
+      pp_profile_set_free (&set);
+      return 2;
+    }
   int rc;
   if (is_merge)
     rc = merge (&set, out);
@@ -421,6 +440,47 @@ run (int argc, char **argv, char **files)
     rc = is_report ? ppprof_report (&set, top, only, json) : dot (&set, only, svg);
   pp_profile_set_free (&set);
   return rc;
+}
+
+/* The command within two edits of CMD (a typo), or NULL.  */
+static const char *
+nearest_command (const char *cmd)
+{
+  static const char *const commands[]
+      = { "report", "merge", "dot", "residual", "overlap", "cct",
+          "folded", "annotate", "lcov", NULL };
+  size_t n = strlen (cmd);
+  if (n > 32)
+    return NULL;
+  const char *best = NULL;
+  size_t best_d = 3;
+  for (const char *const *c = commands; *c; c++)
+    {
+      /* Levenshtein distance, one row at a time.  */
+      size_t m = strlen (*c), row[33];
+      for (size_t j = 0; j <= m; j++)
+        row[j] = j;
+      for (size_t i = 1; i <= n; i++)
+        {
+          size_t diag = row[0];
+          row[0] = i;
+          for (size_t j = 1; j <= m; j++)
+            {
+              size_t up = row[j];
+              size_t sub = diag + (cmd[i - 1] != (*c)[j - 1]);
+              size_t del = up + 1, ins = row[j - 1] + 1;
+              row[j] = sub < del ? (sub < ins ? sub : ins)
+                                 : (del < ins ? del : ins);
+              diag = up;
+            }
+        }
+      if (row[m] < best_d)
+        {
+          best_d = row[m];
+          best = *c;
+        }
+    }
+  return best;
 }
 
 int
