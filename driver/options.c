@@ -191,6 +191,7 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         }
     }
   cl->links = !stops_before_link && !info_only && inputs > 0;
+  cl->inputs = inputs;
   if (cl->ipp && !cl->mode)
     {
       fprintf (stderr, "ppgcc: error: -fprofile-paths-ipp=%s needs "
@@ -270,6 +271,25 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->use_profile)
         args[n++] = concat ("-fplugin-arg-ppgcc-use=",
                             cl->use_path ? cl->use_path : "", NULL);
+      /* One input compiled and linked: an instrumenting build of the same
+         command had the runtime as a second input, so gcc named its
+         profile <output>-<source>.ppd (-dumpdir "<output>-", ".exe"
+         dropped); this one would look for <source>.ppd.  */
+      if (cl->use_profile && !cl->mode && cl->links && cl->inputs == 1)
+        {
+          const char *o = "a.out";
+          for (int i = 0; i + 1 < cl->npass; i++)
+            if (!strcmp (cl->pass[i], "-o"))
+              o = cl->pass[i + 1];
+          size_t len = strlen (o);
+          if (len > 4 && !strcmp (o + len - 4, ".exe"))
+            len -= 4;
+          char *prefix = concat ("-fplugin-arg-ppgcc-use-onestep-prefix=",
+                                 o, NULL);
+          prefix[strlen (prefix) - (strlen (o) - len)] = '\0';
+          args[n++] = concat (prefix, "-", NULL);
+          free (prefix);
+        }
       if (cl->interesting)
         args[n++] = concat ("-fplugin-arg-ppgcc-interesting=",
                             cl->interesting, NULL);

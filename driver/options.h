@@ -8,6 +8,7 @@ typedef struct
 {
   char **pass;           /* gcc's arguments, in order (argv[0] excluded) */
   int npass;
+  int inputs;            /* input files (not options) among them */
   const char *mode;      /* -fprofile-paths[=MODE]: bl, ppp, residual, cct;
                             NULL: off */
   const char *array_max; /* -fprofile-paths-array-max=N */

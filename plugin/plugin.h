@@ -73,6 +73,10 @@ struct ppgcc_options
   bool atomic = false;                 /* -fprofile-update=atomic */
   bool use_profile = false;            /* -fuse-path-profile */
   std::string use_path;                /* its =PATH; empty: own .ppd */
+  /* A one-input compile-and-link (gcc t.c -o t): the dump prefix ("t-")
+     the instrumented build had, where the runtime was a second input
+     and gcc named the profile t-t.ppd; empty otherwise (driver/).  */
+  std::string use_onestep_prefix;
   std::string interesting;             /* -fprofile-paths-interesting=FILE */
   double hot = 100;                    /* -fprofile-paths-hot=P */
   /* PPP ranges above array_max (thesis §3.6 "Hash table usage policy"):

@@ -445,6 +445,8 @@ parse_args (struct plugin_name_args *info)
           ppgcc_opts.use_profile = true;
           ppgcc_opts.use_path = val ? val : "";
         }
+      else if (!strcmp (key, "use-onestep-prefix"))
+        ppgcc_opts.use_onestep_prefix = val ? val : "";
       else if (!strcmp (key, "interesting"))
         ppgcc_opts.interesting = val ? val : "";
       else if (!strcmp (key, "hot"))

@@ -20,7 +20,9 @@
 
 #include <algorithm>
 #include <unordered_map>
+#include <climits>
 #include <dirent.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 namespace {
@@ -137,9 +139,8 @@ search_profile (const std::string &use, const std::string &own, bool *tie)
 }
 
 std::string
-profile_file (std::string *tried)
+profile_file_of (const std::string &own, std::string *tried)
 {
-  std::string own = ppgcc_ppd_path ();
   const std::string &use = ppgcc_opts.use_path;
   if (use.empty ())
     return own;
@@ -164,6 +165,34 @@ profile_file (std::string *tried)
              + own.substr (slash == std::string::npos ? 0 : slash + 1)
              + " under " + use;
   return found.empty () ? flat : found;
+}
+
+/* The profile to read: the object's own, by the rules above; for a
+   one-input compile-and-link also the name its instrumented build had
+   (<prefix><source base>.ppd, plugin.h), when only that one exists.  */
+std::string
+profile_file (std::string *tried)
+{
+  std::string own = ppgcc_ppd_path ();
+  std::string path = profile_file_of (own, tried);
+  const std::string &prefix = ppgcc_opts.use_onestep_prefix;
+  if (prefix.empty () || path.empty () || exists (path))
+    return path;
+  size_t slash = own.rfind ('/');
+  std::string dir = prefix;
+  char cwd[PATH_MAX];
+  if (!IS_ABSOLUTE_PATH (dir.c_str ()) && getcwd (cwd, sizeof cwd))
+    dir = std::string (cwd) + "/" + dir;
+  std::string alt_tried;
+  std::string alt = profile_file_of (
+      dir + own.substr (slash == std::string::npos ? 0 : slash + 1),
+      &alt_tried);
+  if (!alt.empty () && exists (alt))
+    {
+      tried->clear ();
+      return alt;
+    }
+  return path;
 }
 
 void
