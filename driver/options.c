@@ -228,7 +228,7 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
   size_t nfdo = sizeof fdo_flags / sizeof *fdo_flags;
-  char **args = XNEWVEC (char *, cl->npass + 26 + nfdo);
+  char **args = XNEWVEC (char *, cl->npass + 28 + nfdo);
   int n = 0;
   args[n++] = (char *) cc;
   if (plugin && cl->use_profile && !cl->mode)
@@ -306,6 +306,8 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->superblock_hot)
         args[n++] = concat ("-fplugin-arg-ppgcc-superblock-hot=",
                             cl->superblock_hot, NULL);
+      if (cl->cache_key)
+        args[n++] = cl->cache_key;
     }
   if (runtime)
     {
@@ -404,6 +406,8 @@ ppgcc_print_help (FILE *out)
          "  PPGCC_CC        the gcc to run (default " PPGCC_TARGET_CC ")\n"
          "  PPGCC_PLUGIN, PPGCC_RUNTIME   override the plugin / runtime "
          "files\n"
+         "  PPGCC_CCACHE    run gcc through this ccache, told the profile "
+         "and plugin\n"
          "  PPGCC_PREFIX, PPGCC_PREFIX_STRIP   (at run time) where "
          "profiles go, like\n"
          "                  GCOV_PREFIX, GCOV_PREFIX_STRIP\n"

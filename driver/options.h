@@ -28,6 +28,8 @@ typedef struct
   int superblock;        /* -f[no-]path-superblock: -1 unset */
   const char *superblock_growth, *superblock_hot;
   int links;             /* the command links (no -c, -S, -E, -M, -MM) */
+  char *cache_key;       /* -fplugin-arg-ppgcc-cache-key=CWD (ccache), or
+                            NULL */
   int verbose, help, version;
 } ppgcc_cmdline;
 

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ccache.h"
 #include "options.h"
 #include "elf_section.c"
 
@@ -261,7 +262,29 @@ main (int argc, char **argv)
           return 1;
         }
     }
+  /* ccache (driver/ccache.c): after ppgcc, told what it cannot see.  */
+  const char *ccache = cl.links ? NULL : ppgcc_ccache_program ();
+  if (plugin && ppgcc_under_ccache () && cl.use_profile)
+    {
+      fprintf (stderr, "ppgcc: error: ccache runs ppgcc and cannot see the "
+               "path profile, so it would serve objects of an older one: "
+               "put ccache after ppgcc (PPGCC_CCACHE=ccache CC=ppgcc)\n");
+      return 1;
+    }
+  if (plugin && !cl.links && (ccache || ppgcc_cc_is_ccache (cc)))
+    ppgcc_ccache_prepare (&cl, plugin);
   char **args = ppgcc_gcc_argv (&cl, cc, plugin, runtime);
+  if (ccache)
+    {
+      int n = 0;
+      while (args[n])
+        n++;
+      char **with = XNEWVEC (char *, n + 2);
+      with[0] = (char *) ccache;
+      memcpy (with + 1, args, (n + 1) * sizeof *args);
+      args = with;
+      cc = ccache;
+    }
   int rc = run (cc, args, cl.verbose);
   if (rc == 0 && cl.use_profile && cl.links)
     count_unprofiled (&cl);

@@ -445,6 +445,9 @@ parse_args (struct plugin_name_args *info)
           ppgcc_opts.use_profile = true;
           ppgcc_opts.use_path = val ? val : "";
         }
+      /* The working directory, for ccache's hash only (driver/ccache.c).  */
+      else if (!strcmp (key, "cache-key"))
+        ;
       else if (!strcmp (key, "use-onestep-prefix"))
         ppgcc_opts.use_onestep_prefix = val ? val : "";
       else if (!strcmp (key, "interesting"))
