@@ -1,7 +1,9 @@
 /* ppprof lcov: the line counts of ppprof annotate (line_counts.c) as an
-   lcov tracefile (geninfo(1)'s format: TN, SF, FN, FNDA, FNF, FNH, DA,
-   LF, LH, end_of_record), for genhtml and coverage services.  One record
-   per source file; its functions' lines are summed where they meet.  */
+   lcov tracefile (geninfo(1)'s format: TN, SF, FN, FNDA, FNF, FNH, BRDA,
+   BRF, BRH, DA, LF, LH, end_of_record), for genhtml and coverage
+   services.  One record per source file; its functions' lines are summed
+   where they meet.  Branches are the out-edges of blocks with two or
+   more, their counts exact from the paths, as gcov -b counts them.  */
 #include "config.h"
 
 #include "commands.h"
@@ -32,12 +34,34 @@ write_record (FILE *out, const char *path, const pp_source *src,
     }
   fprintf (out, "TN:\nSF:%s\n", path);
   int fnf = 0, fnh = 0, rc = 0;
+  /* BRDA records wait for FNF/FNH: geninfo's order.  */
+  char *brda = NULL;
+  size_t brda_len = 0;
+  FILE *br = open_memstream (&brda, &brda_len);
+  unsigned brf = 0, brh = 0;
+  if (!br)
+    rc = -1;
   for (int k = 0; k < n && rc == 0; k++)
     {
       pp_line_counts lc;
-      if (pp_line_counts_of (fns[k], src, &lc) < 0)
+      pp_branch *b = NULL;
+      int nb = 0;
+      if (pp_line_counts_of (fns[k], src, &lc) < 0
+          || (nb = pp_line_counts_branches (fns[k], &lc, &b)) < 0)
         rc = -1;
-      else if (lc.first)
+      for (int j = 0; j < nb; j++)
+        {
+          if (b[j].block_ran)
+            fprintf (br, "BRDA:%u,%d,%d,%" PRIu64 "\n", b[j].line,
+                     b[j].block, b[j].branch, b[j].taken);
+          else
+            fprintf (br, "BRDA:%u,%d,%d,-\n", b[j].line, b[j].block,
+                     b[j].branch);
+          brf++;
+          brh += b[j].taken > 0;
+        }
+      free (b);
+      if (rc == 0 && lc.first)
         {
           fprintf (out, "FN:%u,%s\nFNDA:%" PRIu64 ",%s\n",
                    lc.decl_line ? lc.decl_line : lc.first, fns[k]->name,
@@ -54,6 +78,13 @@ write_record (FILE *out, const char *path, const pp_source *src,
       pp_line_counts_free (&lc);
     }
   fprintf (out, "FNF:%d\nFNH:%d\n", fnf, fnh);
+  if (br && fclose (br) == 0 && brda)
+    {
+      fputs (brda, out);
+      if (brf)
+        fprintf (out, "BRF:%u\nBRH:%u\n", brf, brh);
+    }
+  free (brda);
   unsigned lf = 0, lh = 0;
   for (unsigned l = 1; l <= nl; l++)
     if (has[l])

@@ -283,7 +283,10 @@ pp_line_counts_of (const pp_report_fn *fn, const pp_source *src,
 out:
   free (ids);
   free (counts);
-  free (edge_count);
+  if (rc == 0)
+    lc->edge_count = edge_count;
+  else
+    free (edge_count);
   free (known);
   return rc;
 }
@@ -317,6 +320,46 @@ pp_line_counts_path (const pp_report_fn *fn, const pp_line_counts *lc,
   return 0;
 }
 
+int
+pp_line_counts_branches (const pp_report_fn *fn, const pp_line_counts *lc,
+                         pp_branch **out)
+{
+  const pp_graph *g = fn->spec->fns[0].graph;
+  int nn = pp_graph_num_nodes (g), ne = pp_graph_num_edges (g);
+  *out = NULL;
+  if (!lc->edge_count || !lc->node_count)
+    return 0;
+  int *normal_out = calloc (nn ? nn : 1, sizeof *normal_out);
+  pp_branch *b = malloc ((ne ? ne : 1) * sizeof *b);
+  if (!normal_out || !b)
+    {
+      free (normal_out);
+      free (b);
+      fprintf (stderr, "ppprof: out of memory\n");
+      return -1;
+    }
+  for (int e = 0; e < ne; e++)
+    if (!(pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL))
+      normal_out[pp_graph_edge_src (g, e)]++;
+  int n = 0;
+  for (int v = 0; v < nn; v++)
+    {
+      unsigned first, last;
+      pp_graph_node_lines (g, v, &first, &last);
+      if (normal_out[v] < 2 || !first || !own_node (g, v))
+        continue;
+      int rank = 0;
+      for (int e = 0; e < ne; e++)
+        if (pp_graph_edge_src (g, e) == v
+            && !(pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL))
+          b[n++] = (pp_branch) { last, v, rank++, lc->node_count[v] > 0,
+                                 lc->edge_count[e] };
+    }
+  free (normal_out);
+  *out = b;
+  return n;
+}
+
 void
 pp_line_counts_free (pp_line_counts *lc)
 {
@@ -324,5 +367,6 @@ pp_line_counts_free (pp_line_counts *lc)
   free (lc->has);
   free (lc->owner);
   free (lc->node_count);
+  free (lc->edge_count);
   memset (lc, 0, sizeof *lc);
 }

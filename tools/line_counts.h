@@ -41,6 +41,7 @@ typedef struct
                              block's first or last line */
   uint64_t *node_count;   /* per CFG node */
   int num_nodes;
+  uint64_t *edge_count;   /* per CFG edge */
 } pp_line_counts;
 
 /* FN's line counts; SRC (may be NULL) is its source file, which finds the
@@ -54,5 +55,22 @@ void pp_line_counts_free (pp_line_counts *lc);
    is out of range.  */
 int pp_line_counts_path (const pp_report_fn *fn, const pp_line_counts *lc,
                          pp_pathid id, unsigned char *on);
+
+/* A conditional branch of a function: one out-edge of a block with two
+   or more (abnormal edges aside), at the block's last line, as gcov -b
+   and lcov's BRDA records count them.  */
+typedef struct
+{
+  unsigned line;
+  int block;          /* the block's CFG node */
+  int branch;         /* the edge's rank among the block's out-edges */
+  int block_ran;      /* the block ran (else lcov prints "-") */
+  uint64_t taken;
+} pp_branch;
+
+/* FN's branches, by block then edge, in a malloc'd *OUT; their number,
+   or -1 (out of memory; message printed).  */
+int pp_line_counts_branches (const pp_report_fn *fn,
+                             const pp_line_counts *lc, pp_branch **out);
 
 #endif

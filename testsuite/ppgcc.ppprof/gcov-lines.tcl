@@ -30,8 +30,9 @@ proc lc_gcov_counts {tag dir args} {
     if {![lc_build_run $tag $dir gcc "-O0 --coverage" {*}$args]} {
         return ""
     }
-    # -b: also "function F called N ..." before each function's lines.
-    set r [ppgcc_exec "gcov -b -o . linecount.o" $dir]
+    # -b: also "function F called N ..." before each function's lines,
+    # and "branch K taken N" after a line's (-c: counts, not percents).
+    set r [ppgcc_exec "gcov -b -c -o . linecount.o" $dir]
     if {[lindex $r 0] != 0 || ![file exists $dir/linecount.c.gcov]} {
         fail "$tag: gcov: [lindex $r 1]"
         return ""
@@ -67,6 +68,25 @@ proc lc_gcov_functions {dir} {
     }
     close $f
     return $fns
+}
+
+# gcov's branches in DIR's linecount.c.gcov: a sorted list of
+# "LINE TAKEN", one per branch gcov -b -c counts ("never executed": -).
+proc lc_gcov_branches {dir} {
+    set f [open $dir/linecount.c.gcov r]
+    set branches {}
+    set n 0
+    foreach line [split [read $f] "\n"] {
+        if {[regexp {^\s*(?:[0-9]+\*?|#####|-):\s*([0-9]+):} $line -> ln]} {
+            set n $ln
+        } elseif {[regexp {^branch\s+[0-9]+ taken ([0-9]+)} $line -> c]} {
+            lappend branches "$n $c"
+        } elseif {[regexp {^branch\s+[0-9]+ never executed} $line]} {
+            lappend branches "$n -"
+        }
+    }
+    close $f
+    return [lsort -dictionary $branches]
 }
 
 # Lines of `ppprof annotate` (or of gcov) as a dict line -> count, the
