@@ -497,9 +497,14 @@ ppgcc_emit_unit ()
      section the loader never maps: linked without the runtime (by plain
      gcc or g++), the object's undefined references include this name.  */
   symtab->finalize_toplevel_asm (build_string_from (
-      "\t.pushsection .pp_link_check,\"\",@progbits\n"
-      "\t.quad " PP_RUNTIME_CHECK_SYMBOL "\n"
-      "\t.popsection"));
+      ppgcc_opts.table_hpt
+          ? "\t.pushsection .pp_link_check,\"\",@progbits\n"
+            "\t.quad " PP_RUNTIME_CHECK_SYMBOL "\n"
+            "\t.quad " PP_RUNTIME_HPT_SYMBOL "\n"
+            "\t.popsection"
+          : "\t.pushsection .pp_link_check,\"\",@progbits\n"
+            "\t.quad " PP_RUNTIME_CHECK_SYMBOL "\n"
+            "\t.popsection"));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 9),
                           build_int_cstu (ppgcc_u64_type (), meta_key));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 10),

@@ -75,7 +75,7 @@ __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
 {
   /* -fprofile-paths-table=hpt: one bounded table for the whole program
      instead (thesis §5.4); its rt_private is the HPT's, not a table.  */
-  if (fn->flags & PP_FN_HPT)
+  if ((fn->flags & PP_FN_HPT) && __pp_hpt_hit)
     {
       __pp_hpt_hit (fn, id);
       return;

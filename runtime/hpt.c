@@ -58,6 +58,10 @@ struct hpt
   _Atomic unsigned char *lock; /* [sets]: 1 held */
 };
 
+/* What -fprofile-paths-table=hpt objects refer to (rt_abi.h), so that
+   linking them takes this file out of libpprt.a.  */
+PPRT_HIDDEN const char __pp_hpt_linked __asm__ (PP_RUNTIME_HPT_SYMBOL) = 0;
+
 static struct hpt *_Atomic the_hpt;
 
 /* A function's losses (desc->rt_private).  */

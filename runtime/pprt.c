@@ -38,10 +38,14 @@ PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
 PPRT_HIDDEN const char *__pp_unit_bytes (struct __pp_unit *u,
                                          uint64_t offset, uint64_t len);
 
-/* switch.c: the profile flag's environment, and its thread after fork.  */
-PPRT_HIDDEN void __pp_switch_init (void);
-PPRT_HIDDEN void __pp_switch_after_fork (void);
-PPRT_HIDDEN int __pp_switch_nothing_counted (void);
+/* switch.c: the profile flag's environment, and its thread after fork.
+   Weak: switch.c comes out of libpprt.a only when an object refers to the
+   flag (__pp_on: a -fprofile-paths-switch build) or calls
+   __pp_profile_on/off; a program without switching reads none of
+   PPGCC_PROFILE, PPGCC_SAMPLE and PPGCC_SWITCH_SIGNAL (issue 15).  */
+PPRT_HIDDEN __attribute__ ((weak)) void __pp_switch_init (void);
+PPRT_HIDDEN __attribute__ ((weak)) void __pp_switch_after_fork (void);
+PPRT_HIDDEN __attribute__ ((weak)) int __pp_switch_nothing_counted (void);
 
 /* cct.c: calling contexts and metrics (units with PP_UNIT_CCT or a metric
    list), written to the program's .ppc (runtime/cct_dump.c).
@@ -122,7 +126,7 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
       if (PP_FN_EXT (fn, ppp_counts))
         memset (fn->ext->ppp_counts, 0,
                 fn->ext->ppp_size * sizeof *fn->ext->ppp_counts);
-      if (fn->flags & PP_FN_HPT)
+      if ((fn->flags & PP_FN_HPT) && __pp_hpt_clear)
         __pp_hpt_clear (fn);
       else
         __pp_table_clear (fn);
@@ -141,8 +145,10 @@ static void
 after_fork_in_child (void)
 {
   pthread_mutex_init (&dump_lock, NULL);
-  __pp_hpt_after_fork ();
-  __pp_switch_after_fork ();
+  if (__pp_hpt_after_fork)
+    __pp_hpt_after_fork ();
+  if (__pp_switch_after_fork)
+    __pp_switch_after_fork ();
   ncounted = 0; /* the child is a run of its own */
   if (__pp_cct_dump_after_fork)
     __pp_cct_dump_after_fork ();
@@ -155,7 +161,8 @@ after_fork_in_child (void)
 static void
 runtime_init (void)
 {
-  __pp_switch_init ();
+  if (__pp_switch_init)
+    __pp_switch_init ();
   pthread_atfork (NULL, NULL, after_fork_in_child);
 }
 
@@ -289,7 +296,7 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
 {
   ppd_pair *table = NULL;
   uint64_t ntable = 0;
-  if (((d->flags & PP_FN_HPT)
+  if (((d->flags & PP_FN_HPT) && __pp_hpt_collect
            ? __pp_hpt_collect (d, &table, &ntable, &fn->dropped)
            : __pp_table_collect (d, &table, &ntable, &fn->dropped))
       < 0)
@@ -624,7 +631,7 @@ __pp_reset (void)
 __attribute__ ((destructor (100))) static void
 dump_at_exit (void)
 {
-  if (__pp_switch_nothing_counted ())
+  if (__pp_switch_nothing_counted && __pp_switch_nothing_counted ())
     return;
   __pp_dump ();
 }

@@ -162,6 +162,9 @@ void __pp_register_unit (struct __pp_unit *unit);
    naming what to do.  */
 #define PP_RUNTIME_CHECK_SYMBOL \
   "__pp_runtime_missing__link_with_ppgcc_fprofile_paths"
+/* Defined by the runtime's Hot Path Table (runtime/hpt.c); objects with
+   PP_FN_HPT functions refer to it the same way, which links it in.  */
+#define PP_RUNTIME_HPT_SYMBOL "__pp_hpt_linked"
 
 /* Calling context tree and metrics (PLDI'97 §3.1, §4; runtime/cct.c).
    A function with PP_FN_CCT, or with nmetrics > 0, calls at its entry
