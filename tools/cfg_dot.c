@@ -52,6 +52,10 @@ pp_cfg_dot (FILE *out, const pp_report_fn *fn, const char *ids)
   fprintf (out, "digraph ");
   dot_string (out, fn->name);
   fprintf (out, " {\n  node [shape=box, fontname=monospace];\n");
+  /* For the HTML pages: compact, beside the source.  */
+  if (ids)
+    fprintf (out, "  graph [ranksep=0.3, nodesep=0.25];\n  node [fontsize=10,"
+             " height=0.3];\n  edge [fontsize=10, fontname=sans];\n");
   for (int v = 0; v < pp_graph_num_nodes (g); v++)
     {
       unsigned first, last;

@@ -232,8 +232,8 @@ share_cell (FILE *out, uint64_t count, uint64_t total)
                  ? 100.0 * (double) count / (double) total : 0;
   fprintf (out, "<td class=\"n\" data-v=\"%g\">", s);
   pp_html_share (out, count, total);
-  fprintf (out, "<span class=\"bar\" style=\"width:%dpx\"></span></td>",
-           (int) (s + 0.5));
+  fprintf (out, "<span class=\"barbox\"><span class=\"bar\" "
+           "style=\"width:%dpx\"></span></span></td>", (int) (s + 0.5));
 }
 
 static void

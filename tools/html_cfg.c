@@ -43,22 +43,15 @@ run_dot (pp_html_cfg *c, const char *dot, const char *svg)
       c->why = "out of memory";
       return -1;
     }
-  posix_spawn_file_actions_addopen (&fa, 1, "/dev/null", O_WRONLY, 0);
+  /* Standard output, not -o: Graphviz 2.43 writes only the first graph
+     to the -o file, the others to standard output.  */
+  posix_spawn_file_actions_addopen (&fa, 1, svg,
+                                    O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
-  /* -oFILE in one word: Graphviz 2.43 takes a separate word for an input.  */
-  char *out = malloc (strlen (svg) + 3);
-  if (!out)
-    {
-      posix_spawn_file_actions_destroy (&fa);
-      c->why = "not drawn: out of memory";
-      return -1;
-    }
-  sprintf (out, "-o%s", svg);
-  char *argv[] = { "dot", "-Tsvg", out, (char *) dot, NULL };
+  char *argv[] = { "dot", "-Tsvg", (char *) dot, NULL };
   pid_t pid;
   int err = posix_spawnp (&pid, "dot", &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy (&fa);
-  free (out);
   if (err)
     {
       c->why = err == ENOENT ? "not drawn: Graphviz 'dot' is not installed"

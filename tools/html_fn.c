@@ -262,7 +262,8 @@ pp_html_fn_page (FILE *out, const pp_profile_set *set, int i,
                  fn->num_untested - untested);
     }
 
-  fprintf (out, "<h2>Source</h2>\n");
+  /* Source and CFG side by side: a selected path shows in both.  */
+  fprintf (out, "<div class=\"cols\">\n<div>\n<h2>Source</h2>\n");
   if (src && lc.first)
     source_table (out, src, &lc);
   else
@@ -270,10 +271,11 @@ pp_html_fn_page (FILE *out, const pp_profile_set *set, int i,
              src ? "No source line known (compiler-made code)."
                  : "Source file not readable.");
 
-  fprintf (out, "<h2>Control-flow graph</h2>\n<p class=\"note\">Edges as "
-           "thick and red as their share of the path executions; each "
-           "labelled with its count.</p>\n");
+  fprintf (out, "</div>\n<div class=\"cfgcol\">\n<h2>Control-flow graph"
+           "</h2>\n<p class=\"note\">Edges as thick and red as their share "
+           "of the path executions, labelled with their counts.</p>\n");
   pp_html_cfg_write (cfg, i, out);
+  fprintf (out, "</div>\n</div>\n");
 
   /* Ids are strings: 64-bit, beyond a JavaScript number's exact range.  */
   fprintf (out, "<script type=\"application/json\" id=\"paths\">{");
