@@ -81,7 +81,7 @@ const char pp_html_fn_js[] =
   "      + (p.u ? ' (untested)' : '') + ', ' + p.l.length + ' line' + (p.l.length === 1 ? '' : 's')\n"
   "      + ' marked.';\n"
   "    var first = p.l.length && document.getElementById('L' + p.l[0]);\n"
-  "    if (first && first.scrollIntoView) first.scrollIntoView({block: 'nearest'});\n"
+  "    if (first && first.scrollIntoView) first.scrollIntoView({block: 'center'});\n"
   "  }\n"
   "  document.querySelectorAll('tr[data-path]').forEach(function (r) {\n"
   "    r.addEventListener('click', function () { location.hash = 'path=' + r.dataset.path; });\n"

@@ -44,11 +44,29 @@ const chrome = spawn(browser, [
   '--window-size=' + (shot ? shot.width + ',' + shot.height : '1200,800'),
   'about:blank'], { stdio: ['ignore', 'ignore', 'ignore', 'pipe', 'pipe'] });
 
+// Ends the browser (its processes write into the profile until they
+// are gone), then its throwaway profile, then this script.
+let finishing = false;
 function finish(code, message) {
+  if (finishing) return;
+  finishing = true;
   if (message) console.error('html-browser: ' + message);
-  chrome.kill('SIGKILL');
-  fs.rmSync(profile, { recursive: true, force: true });
-  process.exit(code);
+  const done = () => {
+    try {
+      fs.rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
+    } catch (e) {
+      // A leftover in the temporary directory fails no test.
+    }
+    process.exit(code);
+  };
+  if (chrome.exitCode !== null || chrome.signalCode !== null) return done();
+  chrome.on('exit', () => setTimeout(done, 200));
+  try {
+    chrome.stdio[3].write(JSON.stringify({ id: 0, method: 'Browser.close' }) + '\0');
+  } catch (e) {
+    chrome.kill('SIGKILL');
+  }
+  setTimeout(() => chrome.kill('SIGKILL'), 5000);
 }
 chrome.on('error', (e) => finish(1, 'cannot run ' + browser + ': ' + e.message));
 const timer = setTimeout(() => finish(1, 'timed out'), 60000);
@@ -95,6 +113,9 @@ async function main() {
                                    { targetId: target.targetId, flatten: true });
   const s = (method, params) => send(method, params, sessionId);
   await s('Page.enable');
+  if (shot)
+    await s('Emulation.setDeviceMetricsOverride',
+            { width: shot.width, height: shot.height, deviceScaleFactor: 1, mobile: false });
   const loaded = event('Page.loadEventFired');
   await s('Page.navigate', { url });
   await loaded;
