@@ -3,7 +3,8 @@
 // descriptors 3 and 4, messages of JSON ended by a NUL byte: no WebSocket,
 // no npm package).  Node 18 or later.
 //
-//   node html-browser.js PAGE [--click ID] [--screenshot PNG WIDTH HEIGHT]
+//   node html-browser.js PAGE [--click ID] [--eval EXPR]
+//                        [--screenshot PNG WIDTH HEIGHT]
 //
 // Loads PAGE (a file name; a #fragment kept), clicks the row of path ID
 // (as a user selects it) and prints what the page then shows, one fact a
@@ -12,6 +13,8 @@
 //   selected: ID ...        the data-path of the rows with class selected
 //   edges: N  nodes: N      CFG edges and nodes with class on-path
 //   selection: TEXT         the line saying what is selected
+//   eval: JSON              EXPR's value (after the click), awaited;
+//                           --eval @FILE: the expression in FILE
 // Exit 0, or 1 with a message on stderr.
 'use strict';
 const { spawn } = require('child_process');
@@ -24,9 +27,13 @@ if (args.length < 1) {
   console.error('usage: node html-browser.js PAGE [--click ID] [--screenshot PNG W H]');
   process.exit(1);
 }
-let page = args[0], click = null, shot = null;
+let page = args[0], click = null, shot = null, expr = null;
 for (let i = 1; i < args.length; i++) {
   if (args[i] === '--click') click = args[++i];
+  else if (args[i] === '--eval') {
+    expr = args[++i];
+    if (expr.startsWith('@')) expr = fs.readFileSync(expr.slice(1), 'utf8');
+  }
   else if (args[i] === '--screenshot') {
     shot = { file: args[i + 1], width: +args[i + 2], height: +args[i + 3] };
     i += 3;
@@ -152,6 +159,8 @@ async function main() {
   console.log('edges: ' + facts.edges + '  nodes: ' + facts.nodes);
   console.log('selection: ' + facts.selection);
   console.log('hash: ' + facts.hash);
+  if (expr !== null)
+    console.log('eval: ' + JSON.stringify(await evaluate(expr)));
   if (shot) {
     const { data } = await s('Page.captureScreenshot', { format: 'png' });
     fs.writeFileSync(shot.file, Buffer.from(data, 'base64'));
