@@ -29,6 +29,17 @@ int ppprof_residual (pp_profile_set *set, const char *only, int json,
 int ppprof_annotate (pp_profile_set *set, const char *only, const char *path);
 int ppprof_lcov (pp_profile_set *set, const char *only, const char *out);
 int ppprof_overlap_files (char **names, long top, int json);
+/* html.c: a static HTML report into directory DIR (made if need be):
+   index.html and a page per function (ONLY: that one), each with its TOP
+   hottest paths (0: all) selectable.  */
+int ppprof_html (pp_profile_set *set, const char *only, long top,
+                 const char *dir);
+
+/* cfg_dot.c: FN's CFG in Graphviz's language to OUT, edges as thick and
+   red as the share of path executions over them; IDS (NULL: none) gives
+   node V the id IDS"n"V and edge E IDS"e"E (the SVG's element ids).
+   0, or -1 (out of memory, message printed).  */
+int pp_cfg_dot (FILE *out, const pp_report_fn *fn, const char *ids);
 
 /* Context profiles (.ppc): cct.c, folded.c, context_report.c.  FILES
    are .ppc files or directories searched for them (none: the current

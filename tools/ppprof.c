@@ -9,6 +9,7 @@
      ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
      ppprof annotate [--function F [--path ID]] [FILES|DIRS]
      ppprof lcov [-o FILE] [--function F] [FILES|DIRS]
+     ppprof html -o DIR [--top N] [--function F] [FILES|DIRS]
      ppprof overlap [--top N] [--json] A B
      ppprof cct [--metric M] [--json] [--subtract-probes] [--paths N]
                 [--min-percent P] [FILE.ppc...]
@@ -45,6 +46,7 @@ usage (FILE *out)
          "[FILES|DIRS]\n"
          "       ppprof annotate [--function F [--path ID]] [FILES|DIRS]\n"
          "       ppprof lcov [-o FILE] [--function F] [FILES|DIRS]\n"
+         "       ppprof html -o DIR [--top N] [--function F] [FILES|DIRS]\n"
          "       ppprof overlap [--top N] [--json] A B\n"
          "       ppprof cct [--metric M] [--json] [--subtract-probes] "
          "[--paths N]\n"
@@ -76,6 +78,10 @@ usage (FILE *out)
          "with '>'.\n"
          "lcov: the same line counts as an lcov tracefile (genhtml, "
          "coverage services).\n"
+         "html: a static HTML report in DIR (index.html; a page per "
+         "function with its\n"
+         "annotated source, its --top N paths (default 20) to select, "
+         "its CFG).\n"
          "overlap: how much two profiles (files or directories) agree, in "
          "percent, over\n"
          "all paths and per function (e.g. a Hot Path Table build against "
@@ -169,18 +175,6 @@ dot (pp_profile_set *set, const char *only, int svg)
       fprintf (stderr, "ppprof: function '%s' is not in the profile\n", only);
       return 2;
     }
-  const pp_graph *g = fn->spec->fns[0].graph;
-  const pp_numbering *n = fn->numbering;
-  uint64_t *flow = calloc (pp_graph_num_edges (g) + 1, sizeof *flow);
-  for (int k = 0; k < fn->num_paths_run; k++)
-    {
-      int *edges, len = pp_regenerate (n, fn->paths[k].id, &edges);
-      for (int e = 0; e < len; e++)
-        if (n->dag[edges[e]].kind == PP_DAG_REAL)
-          flow[n->dag[edges[e]].cfg_edge] += fn->paths[k].count;
-      if (len >= 0)
-        free (edges);
-    }
   FILE *out = stdout;
   if (svg)
     {
@@ -188,50 +182,16 @@ dot (pp_profile_set *set, const char *only, int svg)
       if (!out)
         {
           fprintf (stderr, "ppprof: cannot run Graphviz 'dot'\n");
-          free (flow);
           return 2;
         }
     }
-  fprintf (out, "digraph \"%s\" {\n  node [shape=box, fontname=monospace];\n",
-           fn->name);
-  for (int v = 0; v < pp_graph_num_nodes (g); v++)
-    {
-      unsigned first, last;
-      pp_graph_node_lines (g, v, &first, &last);
-      const char *name = pp_graph_node_name (g, v);
-      if (v == pp_graph_entry (g) || v == pp_graph_exit (g))
-        fprintf (out, "  \"%s\" [label=\"%s\", shape=oval];\n", name,
-                 v == pp_graph_entry (g) ? "ENTRY" : "EXIT");
-      else if (first)
-        fprintf (out, "  \"%s\" [label=\"%s\\nlines %u-%u\"];\n", name, name,
-                 first, last);
-      else
-        fprintf (out, "  \"%s\";\n", name);
-    }
-  uint64_t max = 1;
-  for (int e = 0; e < pp_graph_num_edges (g); e++)
-    if (flow[e] > max)
-      max = flow[e];
-  for (int e = 0; e < pp_graph_num_edges (g); e++)
-    {
-      double share = (double) flow[e] / (double) max;
-      fprintf (out, "  \"%s\" -> \"%s\" [label=\"%" PRIu64 "\", "
-               "penwidth=%.1f, color=\"%s\"%s];\n",
-               pp_graph_node_name (g, pp_graph_edge_src (g, e)),
-               pp_graph_node_name (g, pp_graph_edge_dst (g, e)), flow[e],
-               1.0 + 5.0 * share, share > 0.5 ? "red" : share > 0 ? "orange"
-                                                                  : "gray",
-               (pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL)
-                   ? ", style=dashed" : "");
-    }
-  fprintf (out, "}\n");
-  free (flow);
+  int rc = pp_cfg_dot (out, fn, NULL) < 0 ? 2 : 0;
   if (svg && pclose (out) != 0)
     {
       fprintf (stderr, "ppprof: Graphviz 'dot' failed\n");
       return 2;
     }
-  return 0;
+  return rc;
 }
 
 
@@ -340,8 +300,9 @@ run (int argc, char **argv, char **files)
   int is_overlap = !strcmp (cmd, "overlap");
   int is_cct = !strcmp (cmd, "cct"), is_folded = !strcmp (cmd, "folded");
   int is_annotate = !strcmp (cmd, "annotate"), is_lcov = !strcmp (cmd, "lcov");
+  int is_html = !strcmp (cmd, "html");
   if (!is_report && !is_merge && !is_dot && !is_residual && !is_overlap
-      && !is_cct && !is_folded && !is_annotate && !is_lcov)
+      && !is_cct && !is_folded && !is_annotate && !is_lcov && !is_html)
     {
       const char *near = nearest_command (cmd);
       if (near)
@@ -369,10 +330,17 @@ run (int argc, char **argv, char **files)
       || (cct_only && !is_cct)
       || ((is_cct || is_folded) && (only || out || svg || fail_on_new))
       || (is_folded && json)
-      || ((is_annotate || is_lcov) && (json || svg || metric || subtract))
+      || ((is_annotate || is_lcov || is_html)
+          && (json || svg || metric || subtract))
       || (is_annotate && out))
     {
       usage (stderr);
+      return 1;
+    }
+  if (is_html && !out)
+    {
+      fprintf (stderr, "ppprof: html needs -o DIR (the report's "
+               "directory)\n");
       return 1;
     }
   if (is_cct || is_folded)
@@ -436,6 +404,8 @@ run (int argc, char **argv, char **files)
     rc = ppprof_annotate (&set, only, path_id);
   else if (is_lcov)
     rc = ppprof_lcov (&set, only, out);
+  else if (is_html)
+    rc = ppprof_html (&set, only, top, out);
   else
     rc = is_report ? ppprof_report (&set, top, only, json) : dot (&set, only, svg);
   pp_profile_set_free (&set);
@@ -448,7 +418,7 @@ nearest_command (const char *cmd)
 {
   static const char *const commands[]
       = { "report", "merge", "dot", "residual", "overlap", "cct",
-          "folded", "annotate", "lcov", NULL };
+          "folded", "annotate", "lcov", "html", NULL };
   size_t n = strlen (cmd);
   if (n > 32)
     return NULL;
