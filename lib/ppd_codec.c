@@ -523,7 +523,10 @@ ppd_add_fn (ppd_fn *dst, const ppd_fn *src)
   dst->pairs = pairs;
   dst->npairs = k;
   dst->dropped = pp_add_sat (dst->dropped, src->dropped);
-  dst->flags |= src->flags;
+  /* Older only while both say so: a current record of it makes it
+     current.  */
+  uint32_t older = dst->flags & src->flags & PP_FN_OLDER;
+  dst->flags = ((dst->flags | src->flags) & ~PP_FN_OLDER) | older;
   return 0;
 }
 
@@ -560,7 +563,10 @@ ppd_merge_by (ppd_profile *into, const ppd_profile *from, int by_unit,
     {
       x.keys[g] = ppd_key_of (&fns[g], by_unit);
       uint32_t *s = ppd_index_find (&x, &x.keys[g]);
-      if (!*s) /* the first of a repeated key gets the counts, as before */
+      /* The first of a repeated key gets the counts, as before; by name,
+         the current version (not PP_FN_OLDER).  */
+      if (!*s || ((fns[*s - 1].flags & PP_FN_OLDER)
+                  && !(fns[g].flags & PP_FN_OLDER)))
         *s = g + 1;
     }
   for (uint32_t f = 0; f < from->nfns; f++)
@@ -574,24 +580,57 @@ ppd_merge_by (ppd_profile *into, const ppd_profile *from, int by_unit,
             goto oom;
           continue;
         }
+      if (*s)
+        {
+          /* Only by name: another build's CFG of the function.  An older
+             version of it with SRC's CFG takes the counts and becomes
+             current; else SRC's is added, in the oldest version's place
+             when there are PPD_MAX_VERSIONS.  */
+          uint32_t cur = *s - 1, same = UINT32_MAX, oldest = UINT32_MAX;
+          int versions = 0;
+          for (uint32_t g = 0; g < n; g++)
+            if (!strcmp (fns[g].name, src->name))
+              {
+                versions++;
+                if (fns[g].checksum == src->checksum)
+                  same = g;
+                else if (g != cur && oldest == UINT32_MAX)
+                  oldest = g;
+              }
+          if (same != UINT32_MAX)
+            {
+              if (ppd_add_fn (&fns[same], src) < 0)
+                goto oom;
+              fns[same].flags &= ~PP_FN_OLDER;
+              fns[cur].flags |= PP_FN_OLDER;
+              *s = same + 1;
+              continue;
+            }
+          ppd_fn copy;
+          if (ppd_copy_fn (&copy, src) < 0)
+            goto oom;
+          fns[cur].flags |= PP_FN_OLDER;
+          uint32_t at = n;
+          if (versions >= PPD_MAX_VERSIONS)
+            {
+              if (warn)
+                warn (ctx, src->name);
+              at = oldest != UINT32_MAX ? oldest : cur;
+              ppd_free_fn (&fns[at]);
+            }
+          else
+            n++;
+          fns[at] = copy;
+          x.keys[at] = ppd_key_of (&fns[at], by_unit);
+          *s = at + 1;
+          continue;
+        }
       ppd_fn copy;
       if (ppd_copy_fn (&copy, src) < 0)
         goto oom;
-      if (*s)
-        {
-          /* Only by name: the object's function changed since.  */
-          if (warn)
-            warn (ctx, src->name);
-          ppd_free_fn (&fns[*s - 1]);
-          fns[*s - 1] = copy;
-          x.keys[*s - 1] = ppd_key_of (&fns[*s - 1], by_unit);
-        }
-      else
-        {
-          fns[n] = copy;
-          x.keys[n] = ppd_key_of (&fns[n], by_unit);
-          *s = ++n;
-        }
+      fns[n] = copy;
+      x.keys[n] = ppd_key_of (&fns[n], by_unit);
+      *s = ++n;
     }
   free (x.slot);
   free (x.keys);

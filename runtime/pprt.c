@@ -424,9 +424,10 @@ static void
 warn_changed (void *ctx, const char *fn)
 {
   fprintf (stderr,
-           "ppgcc profile: %s: function '%s' changed since the profile was "
-           "written (CFG checksum mismatch); its old counts are dropped\n",
-           ((struct warn_ctx *) ctx)->path, fn);
+           "ppgcc profile: %s: function '%s' has had %d other CFGs (builds "
+           "at other -O levels, or edits); the oldest one's counts are "
+           "dropped\n",
+           ((struct warn_ctx *) ctx)->path, fn, PPD_MAX_VERSIONS);
 }
 
 /* What is at PATH, read for the merge: 0 with *OLD; 1 when there is

@@ -398,10 +398,18 @@ pp_report_no_meta (const char *profile, const char *fn)
 int
 pp_profile_set_analyse (pp_profile_set *set)
 {
+  uint64_t older = 0;
   for (int p = 0; p < set->num_profiles; p++)
     for (uint32_t i = 0; i < set->profiles[p].nfns; i++)
       {
         const ppd_fn *f = &set->profiles[p].fns[i];
+        /* Another build's CFG of a function (ppd_merge): kept for
+           -fuse-path-profile, not what the object's last build ran.  */
+        if (f->flags & PP_FN_OLDER)
+          {
+            older++;
+            continue;
+          }
         char err[512];
         pp_spec *spec = pp_spec_parse_string (f->meta, f->meta_len,
                                               set->profile_names[p], err,
@@ -445,6 +453,11 @@ pp_profile_set_analyse (pp_profile_set *set)
         qsort (fn->paths, fn->num_paths_run, sizeof *fn->paths, by_count);
       set->total = pp_add_sat (set->total, fn->total);
     }
+  if (older)
+    fprintf (stderr, "ppprof: note: %llu older CFG version%s of functions "
+             "(an object's build at another -O level, or before an edit) "
+             "kept for -fuse-path-profile, not shown\n",
+             (unsigned long long) older, older == 1 ? "" : "s");
   return 0;
 }
 

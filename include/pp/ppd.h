@@ -87,10 +87,14 @@ PPD_API int ppd_encode (const ppd_profile *p, unsigned char **buf,
 PPD_API void ppd_free (ppd_profile *p);
 /* Adds FROM into INTO, two profiles of one object (the runtime: this run
    into the object's file), function by function (by name: unique in an
-   object), pairs by id, trained sets by union; a function whose checksum
-   differs is replaced by FROM's (as gcov does) after calling WARN (may be
-   NULL).  Returns 0, or -1 when out of memory (INTO then partly merged,
-   consistent).  */
+   object), pairs by id, trained sets by union.  A function whose checksum
+   differs is another build's CFG of it (another -O level, or an edit):
+   FROM's becomes the current record and INTO's is kept beside it, flagged
+   PP_FN_OLDER, so that a -fuse-path-profile compile of either CFG finds its
+   counts; at most PPD_MAX_VERSIONS records per name (the oldest goes, after
+   calling WARN, which may be NULL).  Returns 0, or -1 when out of memory
+   (INTO then partly merged, consistent).  */
+#define PPD_MAX_VERSIONS 4
 PPD_API int ppd_merge (ppd_profile *into, const ppd_profile *from,
                        void (*warn) (void *ctx, const char *fn_name),
                        void *ctx);

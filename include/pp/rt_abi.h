@@ -105,6 +105,11 @@ struct __pp_fn_desc
 };
 
 /* D's extension field F, or 0 (NULL) when D has none.  */
+/* In a .ppd only (the runtime's merge, ppd_merge): an older CFG version of
+   a function, displaced by a run of another build of the same object (its
+   -O0 build after its -O2 one, or an edit); kept, with its counts, for
+   -fuse-path-profile compiles of that CFG, skipped by reports.  */
+#define PP_FN_OLDER 0x80000000u
 #define PP_FN_EXT(d, f) ((d)->ext ? (d)->ext->f : 0)
 
 #define PP_HASH_CACHE_BITS 12

@@ -475,8 +475,10 @@ test_merge_objects (void)
   expect_one_pair (find_fn (&m, "twin", "b.c", 0x77), 0, 140);
   expect_one_pair (find_fn (&m, "inl", "h.h", 0x34), 4, 4);
 
-  /* ppd_merge (one object's runs, as the runtime merges): by name, and
-     a changed function replaces the old one after a warning.  */
+  /* ppd_merge (one object's runs, as the runtime merges): by name.  A
+     run of another build's CFG (another -O level) becomes the current
+     record; the old one is kept beside it, flagged older, without a
+     warning; a run of the old CFG again adds to it and makes it current.  */
   ppd_profile old, now;
   init_profile (&old, 1, "a.c", 1);
   set_fn_in (&old.fns[0], "helper", "a.c", 0x11, 0, 5);
@@ -484,9 +486,39 @@ test_merge_objects (void)
   set_fn_in (&now.fns[0], "helper", "a.c", 0x12, 3, 1);
   warnings = 0;
   CU_ASSERT_EQUAL_FATAL (ppd_merge (&old, &now, count_warning, NULL), 0);
-  CU_ASSERT_EQUAL (warnings, 1);
-  CU_ASSERT_EQUAL (old.nfns, 1);
+  CU_ASSERT_EQUAL (warnings, 0);
+  CU_ASSERT_EQUAL (old.nfns, 2);
   expect_one_pair (find_fn (&old, "helper", "a.c", 0x12), 3, 1);
+  expect_one_pair (find_fn (&old, "helper", "a.c", 0x11), 0, 5);
+  CU_ASSERT_FALSE (find_fn (&old, "helper", "a.c", 0x12)->flags & PP_FN_OLDER);
+  CU_ASSERT_TRUE (find_fn (&old, "helper", "a.c", 0x11)->flags & PP_FN_OLDER);
+  ppd_free (&now);
+  init_profile (&now, 1, "a.c", 1);
+  set_fn_in (&now.fns[0], "helper", "a.c", 0x11, 0, 2);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&old, &now, count_warning, NULL), 0);
+  CU_ASSERT_EQUAL (warnings, 0);
+  CU_ASSERT_EQUAL (old.nfns, 2);
+  expect_one_pair (find_fn (&old, "helper", "a.c", 0x11), 0, 7);
+  CU_ASSERT_FALSE (find_fn (&old, "helper", "a.c", 0x11)->flags & PP_FN_OLDER);
+  CU_ASSERT_TRUE (find_fn (&old, "helper", "a.c", 0x12)->flags & PP_FN_OLDER);
+  /* Up to PPD_MAX_VERSIONS CFGs; the next drops the oldest (0x11's was
+     first written) after a warning; the current one is never dropped.  */
+  for (uint32_t v = 0x13; v <= 0x15; v++)
+    {
+      ppd_free (&now);
+      init_profile (&now, 1, "a.c", 1);
+      set_fn_in (&now.fns[0], "helper", "a.c", v, 1, v);
+      CU_ASSERT_EQUAL_FATAL (ppd_merge (&old, &now, count_warning, NULL), 0);
+    }
+  CU_ASSERT_EQUAL (warnings, 1);
+  CU_ASSERT_EQUAL (old.nfns, PPD_MAX_VERSIONS);
+  CU_ASSERT_PTR_NULL (find_fn (&old, "helper", "a.c", 0x11));
+  expect_one_pair (find_fn (&old, "helper", "a.c", 0x15), 1, 0x15);
+  CU_ASSERT_FALSE (find_fn (&old, "helper", "a.c", 0x15)->flags & PP_FN_OLDER);
+  int current = 0;
+  for (uint32_t f = 0; f < old.nfns; f++)
+    current += !(old.fns[f].flags & PP_FN_OLDER);
+  CU_ASSERT_EQUAL (current, 1);
   ppd_free (&old);
   ppd_free (&now);
 
