@@ -35,8 +35,9 @@ int ppprof_overlap_files (char **names, long top, int json);
 int ppprof_html (pp_profile_set *set, const char *only, long top,
                  const char *dir);
 
-/* cfg_dot.c: FN's CFG in Graphviz's language to OUT, edges as thick and
-   red as the share of path executions over them; IDS (NULL: none) gives
+/* cfg_dot.c: FN's CFG in Graphviz's language to OUT, each edge labelled
+   with its exact count (from the path counts, back edges included), as
+   thick and red as its share of the hottest edge's; IDS (NULL: none) gives
    node V the id IDS"n"V and edge E IDS"e"E (the SVG's element ids).
    0, or -1 (out of memory, message printed).  */
 int pp_cfg_dot (FILE *out, const pp_report_fn *fn, const char *ids);

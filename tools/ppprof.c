@@ -161,8 +161,8 @@ merge (pp_profile_set *set, const char *out)
 }
 
 
-/* DOT: the CFG, edges as thick and red as the share of path executions
-   that run over them.  */
+/* DOT: the CFG, each edge with its count (lib/counts.c), as thick and red
+   as its share of the hottest edge's.  */
 static int
 dot (pp_profile_set *set, const char *only, int svg)
 {
