@@ -29,11 +29,22 @@ int ppprof_residual (pp_profile_set *set, const char *only, int json,
 int ppprof_annotate (pp_profile_set *set, const char *only, const char *path);
 int ppprof_lcov (pp_profile_set *set, const char *only, const char *out);
 int ppprof_overlap_files (char **names, long top, int json);
-/* html.c: a static HTML report into directory DIR (made if need be):
-   index.html and a page per function (ONLY: that one), each with its TOP
-   hottest paths (0: all) selectable.  */
-int ppprof_html (pp_profile_set *set, const char *only, long top,
-                 const char *dir);
+/* html.c: a static HTML report into directory DIR (made if need be) of
+   FILES (.ppd and .ppc files, directories searched for both; none: the
+   current directory): index.html and a page per function (ONLY: that
+   one), each with its TOP hottest paths (0: all) selectable; of context
+   profiles, cct.html, an icicle graph of the calling context tree (widths
+   by METRIC, else the first measured, else calls; contexts under
+   MIN_PERCENT of the whole merged).  */
+typedef struct
+{
+  const char *only, *dir, *metric;
+  long top;
+  double min_percent;
+  int subtract_probes;
+  int cct_metric;       /* set by ppprof_html: METRIC's index, -1 calls */
+} pp_html_options;
+int ppprof_html (char **files, int nfiles, pp_html_options *o);
 
 /* cfg_dot.c: FN's CFG in Graphviz's language to OUT, each edge labelled
    with its exact count (from the path counts, back edges included), as
