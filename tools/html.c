@@ -14,6 +14,8 @@
 
 #include "pp/rt_abi.h"
 
+#include <libiberty/demangle.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,6 +42,24 @@ pp_html_text (FILE *out, const char *s)
         else
           putc (*s, out);
       }
+}
+
+char *
+pp_html_demangle (const char *name)
+{
+  /* Only symbols of the Itanium ABI: a C function named like a mangling
+     scheme of old (cplus_demangle tries several) stays as it is.  */
+  if (strncmp (name, "_Z", 2) != 0)
+    return NULL;
+  return cplus_demangle (name, DMGL_PARAMS | DMGL_ANSI);
+}
+
+void
+pp_html_name (FILE *out, const char *name)
+{
+  char *d = pp_html_demangle (name);
+  pp_html_text (out, d ? d : name);
+  free (d);
 }
 
 void
@@ -315,9 +335,9 @@ write_index (FILE *out, const report *r, int *scratch, int pages,
       int i = scratch[k];
       const pp_report_fn *fn = &set->fns[i];
       fprintf (out, "<tr data-file=\"%d\" data-name=\"", r->fns[i].file);
-      pp_html_text (out, fn->name);
+      pp_html_name (out, fn->name);
       fprintf (out, "\"><td><a href=\"fn/%s.html\">", r->fns[i].page);
-      pp_html_text (out, fn->name);
+      pp_html_name (out, fn->name);
       fprintf (out, "</a></td><td>");
       pp_html_text (out, fn->file);
       fprintf (out, "</td>");
