@@ -1,6 +1,8 @@
-/* A function's CFG in Graphviz's language, each edge as thick and red as
-   the share of path executions that run over it: `ppprof dot` prints it,
-   `ppprof html` has it drawn as SVG into each function's page.  */
+/* A function's CFG in Graphviz's language, each edge labelled with its
+   exact count (derived from the path counts, loop back edges included)
+   and as thick and red as its share of the hottest edge's: `ppprof dot`
+   prints it, `ppprof html` has it drawn as SVG into each function's
+   page.  */
 #include "config.h"
 
 #include "commands.h"
@@ -34,20 +36,33 @@ pp_cfg_dot (FILE *out, const pp_report_fn *fn, const char *ids)
 {
   const pp_graph *g = fn->spec->fns[0].graph;
   const pp_numbering *n = fn->numbering;
-  uint64_t *flow = calloc (pp_graph_num_edges (g) + 1, sizeof *flow);
-  if (!flow)
+  int nn = pp_graph_num_nodes (g), ne = pp_graph_num_edges (g);
+  size_t np = fn->num_paths_run;
+  /* Every CFG edge's exact count, back edges and edges into restart
+     nodes included (they end and start paths, so no path holds them as
+     such: flow conservation gives them, lib/counts.c).  */
+  uint64_t *flow = calloc (ne + 1, sizeof *flow);
+  uint64_t *node_count = calloc (nn + 1, sizeof *node_count);
+  char *known = calloc (ne + 1, 1);
+  pp_pathid *pids = calloc (np + 1, sizeof *pids);
+  uint64_t *counts = calloc (np + 1, sizeof *counts);
+  int rc = -1;
+  if (!flow || !node_count || !known || !pids || !counts)
     {
       fprintf (stderr, "ppprof: out of memory\n");
-      return -1;
+      goto out;
     }
-  for (int k = 0; k < fn->num_paths_run; k++)
+  for (size_t k = 0; k < np; k++)
     {
-      int *edges, len = pp_regenerate (n, fn->paths[k].id, &edges);
-      for (int e = 0; e < len; e++)
-        if (n->dag[edges[e]].kind == PP_DAG_REAL)
-          flow[n->dag[edges[e]].cfg_edge] += fn->paths[k].count;
-      if (len >= 0)
-        free (edges);
+      pids[k] = fn->paths[k].id;
+      counts[k] = fn->paths[k].count;
+    }
+  if (pp_counts_from_paths (n, g, pids, counts, np, node_count, flow, known)
+      < 0)
+    {
+      fprintf (stderr, "ppprof: %s: function '%s': a path id out of range\n",
+               fn->profile, fn->name);
+      goto out;
     }
   fprintf (out, "digraph ");
   dot_string (out, fn->name);
@@ -100,6 +115,12 @@ pp_cfg_dot (FILE *out, const pp_report_fn *fn, const char *ids)
       fprintf (out, "];\n");
     }
   fprintf (out, "}\n");
+  rc = 0;
+out:
   free (flow);
-  return 0;
+  free (node_count);
+  free (known);
+  free (pids);
+  free (counts);
+  return rc;
 }

@@ -29,14 +29,26 @@ int ppprof_residual (pp_profile_set *set, const char *only, int json,
 int ppprof_annotate (pp_profile_set *set, const char *only, const char *path);
 int ppprof_lcov (pp_profile_set *set, const char *only, const char *out);
 int ppprof_overlap_files (char **names, long top, int json);
-/* html.c: a static HTML report into directory DIR (made if need be):
-   index.html and a page per function (ONLY: that one), each with its TOP
-   hottest paths (0: all) selectable.  */
-int ppprof_html (pp_profile_set *set, const char *only, long top,
-                 const char *dir);
+/* html.c: a static HTML report into directory DIR (made if need be) of
+   FILES (.ppd and .ppc files, directories searched for both; none: the
+   current directory): index.html and a page per function (ONLY: that
+   one), each with its TOP hottest paths (0: all) selectable; of context
+   profiles, cct.html, an icicle graph of the calling context tree (widths
+   by METRIC, else the first measured, else calls; contexts under
+   MIN_PERCENT of the whole merged).  */
+typedef struct
+{
+  const char *only, *dir, *metric;
+  long top;
+  double min_percent;
+  int subtract_probes;
+  int cct_metric;       /* set by ppprof_html: METRIC's index, -1 calls */
+} pp_html_options;
+int ppprof_html (char **files, int nfiles, pp_html_options *o);
 
-/* cfg_dot.c: FN's CFG in Graphviz's language to OUT, edges as thick and
-   red as the share of path executions over them; IDS (NULL: none) gives
+/* cfg_dot.c: FN's CFG in Graphviz's language to OUT, each edge labelled
+   with its exact count (from the path counts, back edges included), as
+   thick and red as its share of the hottest edge's; IDS (NULL: none) gives
    node V the id IDS"n"V and edge E IDS"e"E (the SVG's element ids).
    0, or -1 (out of memory, message printed).  */
 int pp_cfg_dot (FILE *out, const pp_report_fn *fn, const char *ids);

@@ -14,6 +14,8 @@
 
 #include "pp/rt_abi.h"
 
+#include <libiberty/demangle.h>
+
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,6 +42,24 @@ pp_html_text (FILE *out, const char *s)
         else
           putc (*s, out);
       }
+}
+
+char *
+pp_html_demangle (const char *name)
+{
+  /* Only symbols of the Itanium ABI: a C function named like a mangling
+     scheme of old (cplus_demangle tries several) stays as it is.  */
+  if (strncmp (name, "_Z", 2) != 0)
+    return NULL;
+  return cplus_demangle (name, DMGL_PARAMS | DMGL_ANSI);
+}
+
+void
+pp_html_name (FILE *out, const char *name)
+{
+  char *d = pp_html_demangle (name);
+  pp_html_text (out, d ? d : name);
+  free (d);
 }
 
 void
@@ -238,7 +258,7 @@ share_cell (FILE *out, uint64_t count, uint64_t total)
 
 static void
 write_index (FILE *out, const report *r, int *scratch, int pages,
-             int unreadable)
+             int unreadable, const pp_context *cct)
 {
   const pp_profile_set *set = r->set;
   int run = 0, paths = 0, trained = 0, untested_fns = 0;
@@ -264,6 +284,10 @@ write_index (FILE *out, const report *r, int *scratch, int pages,
              " untested path%s</span> in %d functions (%d trained "
              "functions).</p>\n", untested, untested == 1 ? "" : "s",
              untested_fns, trained);
+  if (cct)
+    fprintf (out, "<p>Context profile: <a href=\"cct.html\">the calling "
+             "context tree</a> as an icicle graph (%" PRIu32 " contexts)."
+             "</p>\n", cct->prof.nnodes ? cct->prof.nnodes - 1 : 0);
   if (unreadable)
     fprintf (out, "<p class=\"note\">The source of %d file%s was not "
              "readable: %s pages have no annotated source.</p>\n",
@@ -311,9 +335,9 @@ write_index (FILE *out, const report *r, int *scratch, int pages,
       int i = scratch[k];
       const pp_report_fn *fn = &set->fns[i];
       fprintf (out, "<tr data-file=\"%d\" data-name=\"", r->fns[i].file);
-      pp_html_text (out, fn->name);
+      pp_html_name (out, fn->name);
       fprintf (out, "\"><td><a href=\"fn/%s.html\">", r->fns[i].page);
-      pp_html_text (out, fn->name);
+      pp_html_name (out, fn->name);
       fprintf (out, "</a></td><td>");
       pp_html_text (out, fn->file);
       fprintf (out, "</td>");
@@ -394,10 +418,98 @@ collect_files (report *r)
   return 0;
 }
 
-int
-ppprof_html (pp_profile_set *set, const char *only, long top,
-             const char *dir)
+/* Per function of CCT's profile, its page in R (fn/X.html), or NULL:
+   the report's function of the same name, of the same source file when
+   there are several.  A malloc'd array of malloc'd strings; NULL when
+   out of memory.  */
+static int
+by_fn_name (const void *a, const void *b)
 {
+  const pp_report_fn *fns = sort_report->set->fns;
+  return strcmp (fns[*(const int *) a].name, fns[*(const int *) b].name);
+}
+
+static char **
+cct_fn_pages (const report *r, const pp_context *cct, int *scratch)
+{
+  const ppc_profile *prof = &cct->prof;
+  char **pages = calloc (prof->nfns + 1, sizeof *pages);
+  if (!pages)
+    return NULL;
+  const pp_profile_set *set = r->set;
+  int n = 0;
+  for (int i = 0; i < set->num_fns; i++)
+    if (r->fns[i].shown)
+      scratch[n++] = i;
+  sort_report = r;
+  qsort (scratch, n, sizeof *scratch, by_fn_name);
+  for (uint32_t f = 0; f < prof->nfns; f++)
+    {
+      const char *name = prof->fns[f].name;
+      int lo = 0, hi = n;
+      while (lo < hi)
+        {
+          int mid = (lo + hi) / 2;
+          if (strcmp (set->fns[scratch[mid]].name, name) < 0)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      int best = -1;
+      for (int k = lo; k < n && !strcmp (set->fns[scratch[k]].name, name);
+           k++)
+        if (best < 0
+            || (prof->fns[f].source
+                && !strcmp (set->fns[scratch[k]].file, prof->fns[f].source)))
+          best = scratch[k];
+      if (best < 0)
+        continue;
+      pages[f] = malloc (strlen (r->fns[best].page) + 9);
+      if (!pages[f])
+        continue; /* no link, no harm */
+      sprintf (pages[f], "fn/%s.html", r->fns[best].page);
+    }
+  return pages;
+}
+
+/* DIR/cct.html; a line on stdout when written.  0, or 2.  */
+static int
+write_cct (const char *dir, const pp_context *cct, const pp_html_options *o,
+           const char *const *fn_pages, int have_index)
+{
+  char *path;
+  FILE *f = open_page (dir, "cct.html", &path);
+  if (!f)
+    {
+      free (path);
+      return 2;
+    }
+  pp_html_cct_stats st;
+  int rc = pp_html_cct_page (f, cct, o->cct_metric, o->min_percent,
+                             fn_pages, have_index, &st) < 0 ? 2 : 0;
+  if (close_page (f, path) < 0)
+    rc = 2;
+  if (rc == 0)
+    {
+      printf ("%s/cct.html: %" PRIu32 " contexts, %" PRIu32 " drawn",
+              dir, st.contexts, st.drawn);
+      if (st.merged)
+        printf (", %" PRIu32 " merged into %" PRIu32 " node%s", st.merged,
+                st.merged_nodes, st.merged_nodes == 1 ? "" : "s");
+      printf ("\n");
+    }
+  free (path);
+  return rc;
+}
+
+/* The report of SET (function pages, index) into DIR, and of CCT (NULL:
+   none) into DIR/cct.html.  */
+static int
+write_report (pp_profile_set *set, const pp_context *cct,
+              const pp_html_options *o)
+{
+  const char *only = o->only, *dir = o->dir;
+  long top = o->top;
   if (only && !known_function (set, only))
     return 2;
   if (make_dir (dir) < 0)
@@ -466,13 +578,21 @@ ppprof_html (pp_profile_set *set, const char *only, long top,
       char *path;
       FILE *index = open_page (dir, "index.html", &path);
       if (index)
-        write_index (index, &r, scratch, pages, unreadable);
+        write_index (index, &r, scratch, pages, unreadable, cct);
       if (!index || close_page (index, path) < 0)
         rc = 2;
       else
         printf ("%s/index.html: %d function page%s\n", dir, pages,
                 pages == 1 ? "" : "s");
       free (path);
+    }
+  if (rc == 0 && cct)
+    {
+      char **fn_pages = cct_fn_pages (&r, cct, scratch);
+      rc = write_cct (dir, cct, o, (const char *const *) fn_pages, 1);
+      for (uint32_t f = 0; fn_pages && f < cct->prof.nfns; f++)
+        free (fn_pages[f]);
+      free (fn_pages);
     }
 out:
   pp_html_cfg_free (cfg);
@@ -483,5 +603,137 @@ out:
   free (scratch);
   free (order);
   free (fndir);
+  return rc;
+}
+
+/* A context profile alone: an index that leads to it.  */
+static int
+write_cct_only (const pp_context *cct, const pp_html_options *o)
+{
+  if (make_dir (o->dir) < 0)
+    return 2;
+  char *path;
+  FILE *f = open_page (o->dir, "index.html", &path);
+  if (!f)
+    {
+      free (path);
+      return 2;
+    }
+  pp_html_begin (f, "Context profile");
+  fprintf (f, "<h1>Context profile</h1>\n<p><code>");
+  pp_html_text (f, cct->name);
+  fprintf (f, "</code>: <a href=\"cct.html\">the calling context tree</a> "
+           "as an icicle graph (%" PRIu32 " contexts).</p>\n<p class=\"note"
+           "\">No path profiles (.ppd) were given: no function pages.</p>\n"
+           "</body>\n</html>\n",
+           cct->prof.nnodes ? cct->prof.nnodes - 1 : 0);
+  int rc = close_page (f, path) < 0 ? 2 : 0;
+  free (path);
+  return rc ? rc : write_cct (o->dir, cct, o, NULL, 1);
+}
+
+static int
+count_found (void *ctx, const char *path)
+{
+  (void) path;
+  ++*(int *) ctx;
+  return 0;
+}
+
+int
+ppprof_html (char **files, int nfiles, pp_html_options *o)
+{
+  /* Files by their kind, directories searched for both.  */
+  char *here = ".";
+  char **ppd = calloc (nfiles + 1, sizeof *ppd);
+  char **ppc = calloc (nfiles + 1, sizeof *ppc);
+  int nppd = 0, nppc = 0, found_ppd = 0, found_ppc = 0, rc = 2;
+  int have_set = 0, have_cct = 0;
+  pp_profile_set set;
+  pp_context cct;
+  memset (&set, 0, sizeof set);
+  if (!ppd || !ppc)
+    {
+      fprintf (stderr, "ppprof: out of memory\n");
+      goto out;
+    }
+  if (nfiles == 0)
+    {
+      ppd[nppd++] = here;
+      ppc[nppc++] = here;
+    }
+  for (int i = 0; i < nfiles; i++)
+    {
+      struct stat st;
+      if (stat (files[i], &st) == 0 && S_ISDIR (st.st_mode))
+        {
+          ppd[nppd++] = files[i];
+          ppc[nppc++] = files[i];
+        }
+      else if (pp_is_context_file (files[i]))
+        ppc[nppc++] = files[i];
+      else
+        ppd[nppd++] = files[i]; /* missing: said by the walk */
+    }
+  if ((nppd && pp_walk_inputs (ppd, nppd, ".ppd", count_found, &found_ppd)
+                   < 0)
+      || (nppc
+          && pp_walk_inputs (ppc, nppc, ".ppc", count_found, &found_ppc) < 0))
+    goto out;
+  if (!found_ppd && !found_ppc)
+    {
+      fprintf (stderr, "ppprof: no profiles (.ppd, .ppc) in %s: run a "
+               "program built with ppgcc -fprofile-paths first\n",
+               nfiles ? files[0] : "the current directory");
+      goto out;
+    }
+  if (o->metric && !found_ppc)
+    {
+      fprintf (stderr, "ppprof: --metric: no context profile (.ppc) "
+               "given\n");
+      rc = 1;
+      goto out;
+    }
+  if (found_ppd)
+    {
+      have_set = 1;
+      if (pp_profile_set_load (&set, ppd, nppd) < 0
+          || pp_profile_set_analyse (&set) < 0)
+        goto out;
+    }
+  if (found_ppc)
+    {
+      if (pp_context_load (&cct, ppc, nppc, o->subtract_probes) < 0)
+        goto out;
+      have_cct = 1;
+      /* The metric asked for, else the first one measured (as ppprof cct
+         orders), else calls.  */
+      o->cct_metric = -1;
+      if (o->metric)
+        {
+          o->cct_metric = pp_context_metric (&cct, o->metric);
+          if (o->cct_metric < 0)
+            goto out;
+          if (!pp_context_measured (&cct, o->cct_metric))
+            {
+              fprintf (stderr, "ppprof: %s: metric '%s' was not measured "
+                       "(source unavailable)\n", cct.name, o->metric);
+              goto out;
+            }
+        }
+      else
+        for (uint32_t m = 0; m < cct.prof.nmetrics && o->cct_metric < 0; m++)
+          if (pp_context_measured (&cct, (int) m))
+            o->cct_metric = (int) m;
+    }
+  rc = found_ppd ? write_report (&set, have_cct ? &cct : NULL, o)
+                 : write_cct_only (&cct, o);
+out:
+  if (have_set)
+    pp_profile_set_free (&set);
+  if (have_cct)
+    pp_context_free (&cct);
+  free (ppd);
+  free (ppc);
   return rc;
 }

@@ -4,6 +4,7 @@
 #ifndef PPPROF_HTML_H
 #define PPPROF_HTML_H
 
+#include "context.h"
 #include "line_counts.h"
 #include "profile_set.h"
 
@@ -13,6 +14,12 @@
 /* S as HTML text or attribute value: & < > " ' escaped, control
    characters other than tab shown as U+FFFD (the page stays valid).  */
 void pp_html_text (FILE *out, const char *s);
+/* NAME demangled when it is a C++ symbol (libiberty's cplus_demangle,
+   with parameters: overloads stay apart), in a malloc'd string; NULL when
+   it is not one (a C name) or out of memory.  */
+char *pp_html_demangle (const char *name);
+/* A function's NAME as HTML text, demangled when it is a C++ symbol.  */
+void pp_html_name (FILE *out, const char *name);
 /* The page up to <body>: title TITLE (escaped here), the inline CSS.  */
 void pp_html_begin (FILE *out, const char *title);
 /* "12.34%" of COUNT in TOTAL; "-" when TOTAL is 0 or saturated (a share
@@ -42,8 +49,26 @@ int pp_html_fn_page (FILE *out, const pp_profile_set *set, int i,
                      const pp_source *src, long top, pp_html_cfg *cfg,
                      uint64_t *calls);
 
+/* The icicle graph of a context profile (html_cct.c), whose widths are
+   metric METRIC's inclusive values (-1: calls); contexts narrower than
+   MIN_PERCENT of the whole are merged, a parent's into one node.
+   FN_PAGES (may be NULL) gives, per function of C's profile, its page's
+   address relative to the report (NULL: none).  HAVE_INDEX: link back to
+   index.html.  0, or -1 after a message.  */
+typedef struct
+{
+  uint32_t contexts;     /* in the tree, the root aside */
+  uint32_t drawn;        /* of them sent one by one */
+  uint32_t merged;       /* of them in merged nodes */
+  uint32_t merged_nodes; /* the merged nodes */
+} pp_html_cct_stats;
+int pp_html_cct_page (FILE *out, const pp_context *c, int metric,
+                      double min_percent, const char *const *fn_pages,
+                      int have_index, pp_html_cct_stats *st);
+
 extern const char pp_html_css[];
 extern const char pp_html_fn_js[];
 extern const char pp_html_index_js[];
+extern const char pp_html_cct_js[];
 
 #endif

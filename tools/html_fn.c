@@ -229,11 +229,19 @@ pp_html_fn_page (FILE *out, const pp_profile_set *set, int i,
         listed[k] |= UNTESTED, untested++;
     }
 
-  pp_html_begin (out, fn->name);
+  char *demangled = pp_html_demangle (fn->name);
+  pp_html_begin (out, demangled ? demangled : fn->name);
   fprintf (out, "<p><a href=\"../index.html\">&larr; all functions</a></p>\n"
            "<h1>Function <code>");
-  pp_html_text (out, fn->name);
+  pp_html_text (out, demangled ? demangled : fn->name);
   fprintf (out, "</code></h1>\n");
+  if (demangled)
+    {
+      fprintf (out, "<p class=\"note\">Symbol <code>");
+      pp_html_text (out, fn->name);
+      fprintf (out, "</code></p>\n");
+    }
+  free (demangled);
   summary (out, set, fn, &lc);
   fprintf (out, "<p id=\"selection\"></p>\n");
 

@@ -9,7 +9,8 @@
      ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
      ppprof annotate [--function F [--path ID]] [FILES|DIRS]
      ppprof lcov [-o FILE] [--function F] [FILES|DIRS]
-     ppprof html -o DIR [--top N] [--function F] [FILES|DIRS]
+     ppprof html -o DIR [--top N] [--function F] [--metric M]
+                [--min-percent P] [--subtract-probes] [FILES|DIRS]
      ppprof overlap [--top N] [--json] A B
      ppprof cct [--metric M] [--json] [--subtract-probes] [--paths N]
                 [--min-percent P] [FILE.ppc...]
@@ -46,7 +47,9 @@ usage (FILE *out)
          "[FILES|DIRS]\n"
          "       ppprof annotate [--function F [--path ID]] [FILES|DIRS]\n"
          "       ppprof lcov [-o FILE] [--function F] [FILES|DIRS]\n"
-         "       ppprof html -o DIR [--top N] [--function F] [FILES|DIRS]\n"
+         "       ppprof html -o DIR [--top N] [--function F] [--metric M] "
+         "[--min-percent P]\n"
+         "                   [--subtract-probes] [FILES|DIRS]\n"
          "       ppprof overlap [--top N] [--json] A B\n"
          "       ppprof cct [--metric M] [--json] [--subtract-probes] "
          "[--paths N]\n"
@@ -81,7 +84,11 @@ usage (FILE *out)
          "html: a static HTML report in DIR (index.html; a page per "
          "function with its\n"
          "annotated source, its --top N paths (default 20) to select, "
-         "its CFG).\n"
+         "its CFG); of\n"
+         "context profiles (.ppc), cct.html: the calling context tree as "
+         "an icicle graph\n"
+         "(contexts under --min-percent P of the whole, default 0.01, "
+         "merged).\n"
          "overlap: how much two profiles (files or directories) agree, in "
          "percent, over\n"
          "all paths and per function (e.g. a Hot Path Table build against "
@@ -161,8 +168,8 @@ merge (pp_profile_set *set, const char *out)
 }
 
 
-/* DOT: the CFG, edges as thick and red as the share of path executions
-   that run over them.  */
+/* DOT: the CFG, each edge with its count (lib/counts.c), as thick and red
+   as its share of the hottest edge's.  */
 static int
 dot (pp_profile_set *set, const char *only, int svg)
 {
@@ -216,6 +223,7 @@ run (int argc, char **argv, char **files)
   long top = 20, paths = 0;
   double min_percent = 0;
   int json = 0, svg = 0, fail_on_new = 0, subtract = 0, cct_only = 0;
+  int min_percent_given = 0;
   int nfiles = 0;
   for (int i = 2; i < argc; i++)
     {
@@ -249,7 +257,7 @@ run (int argc, char **argv, char **files)
           const char *v = argv[++i];
           char *end;
           min_percent = strtod (v, &end);
-          cct_only = 1;
+          min_percent_given = 1;
           if (!(min_percent >= 0 && min_percent <= 100) || *end || !*v)
             {
               fprintf (stderr, "ppprof: --min-percent %s: not a percentage "
@@ -324,14 +332,16 @@ run (int argc, char **argv, char **files)
   if ((is_merge && (!out || nfiles == 0)) || (is_dot && !only)
       || (fail_on_new && !is_residual)
       || (is_overlap && (nfiles != 2 || only || out || svg))
-      /* --metric and --subtract-probes: report, cct, folded; --paths and
-         --min-percent: cct.  */
-      || ((metric || subtract) && !is_report && !is_cct && !is_folded)
+      /* --metric and --subtract-probes: report, cct, folded, html;
+         --paths: cct; --min-percent: cct, html.  */
+      || ((metric || subtract) && !is_report && !is_cct && !is_folded
+          && !is_html)
       || (cct_only && !is_cct)
+      || (min_percent_given && !is_cct && !is_html)
       || ((is_cct || is_folded) && (only || out || svg || fail_on_new))
       || (is_folded && json)
-      || ((is_annotate || is_lcov || is_html)
-          && (json || svg || metric || subtract))
+      || ((is_annotate || is_lcov) && (json || svg || metric || subtract))
+      || (is_html && (json || svg))
       || (is_annotate && out))
     {
       usage (stderr);
@@ -342,6 +352,13 @@ run (int argc, char **argv, char **files)
       fprintf (stderr, "ppprof: html needs -o DIR (the report's "
                "directory)\n");
       return 1;
+    }
+  if (is_html)
+    {
+      pp_html_options o = { only, out, metric, top,
+                            min_percent_given ? min_percent : 0.01, subtract,
+                            -1 };
+      return ppprof_html (files, nfiles, &o);
     }
   if (is_cct || is_folded)
     {
@@ -404,8 +421,6 @@ run (int argc, char **argv, char **files)
     rc = ppprof_annotate (&set, only, path_id);
   else if (is_lcov)
     rc = ppprof_lcov (&set, only, out);
-  else if (is_html)
-    rc = ppprof_html (&set, only, top, out);
   else
     rc = is_report ? ppprof_report (&set, top, only, json) : dot (&set, only, svg);
   pp_profile_set_free (&set);
