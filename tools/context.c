@@ -191,6 +191,7 @@ pp_context_free (pp_context *c)
   for (uint32_t f = 0; c->fns && f < c->prof.nfns; f++)
     {
       pp_numbering_free (c->fns[f].numbering);
+      free (c->fns[f].show_column);
       pp_spec_free (c->fns[f].spec);
     }
   free (c->children);
