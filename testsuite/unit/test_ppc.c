@@ -634,6 +634,17 @@ test_malformed (void)
 #undef ROOT
 }
 
+/* Whether the LEN bytes at BUF (no terminating NUL) contain S.  */
+static int
+contains (const char *buf, size_t len, const char *s)
+{
+  size_t n = strlen (s);
+  for (size_t i = 0; i + n <= len; i++)
+    if (!memcmp (buf + i, s, n))
+      return 1;
+  return 0;
+}
+
 static void
 add_object (ppc_profile *p, const char *name, const char *path,
             const char *id)
@@ -657,10 +668,9 @@ test_objects (void)
   add_object (&p, "libx.so", "/usr/lib/libx.so", "");
   char *buf = encode (&p, &len);
   CU_ASSERT_PTR_NOT_NULL_FATAL (buf);
-  CU_ASSERT_PTR_NOT_NULL (strstr (buf, "\nobjects 2\nobject \"prog\" "
-                                  "\"/home/me/dir with space/prog\" "
-                                  "\"0a1b\"\nobject \"libx.so\" "
-                                  "\"/usr/lib/libx.so\" \"\"\nend "));
+  CU_ASSERT (contains (buf, len, "\nobjects 2\nobject \"prog\" "
+                      "\"/home/me/dir with space/prog\" \"0a1b\"\n"
+                      "object \"libx.so\" \"/usr/lib/libx.so\" \"\"\nend "));
   CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
   CU_ASSERT_EQUAL_FATAL (q.nobjects, 2);
   CU_ASSERT_STRING_EQUAL (q.objects[0].name, "prog");
@@ -688,7 +698,7 @@ test_objects (void)
   ppc_free (&p);
   sample_profile (&p);
   buf = encode (&p, &len);
-  CU_ASSERT_PTR_NULL (strstr (buf, "objects"));
+  CU_ASSERT (!contains (buf, len, "objects"));
   CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
   CU_ASSERT_EQUAL (q.nobjects, 0);
   CU_ASSERT_PTR_NULL (q.objects);
