@@ -133,7 +133,7 @@ done:
   free (num);
 }
 
-enum { CHUNK = 512 };
+enum { CHUNK = 4096 };  /* addresses per addr2line run */
 
 void
 pp_context_resolve_sites (pp_context *c)

@@ -30,12 +30,22 @@ h (int x)
 }
 
 int
+k (int x)
+{
+  switch (x)
+    {
+    case 100: case 200: case 300: case 400: case 500: return 1;
+    default: return 0;
+    }
+}
+
+int
 main (int argc, char **argv)
 {
   int n = argc > 1 ? atoi (argv[1]) : 10;
   long s = 0;
   for (int i = 0; i < n; i++)
-    s += f (i) + g (i % 8) + h (i % 4);
+    s += f (i) + g (i % 8) + h (i % 4) + k (i * 100);
   printf ("%ld\n", s);
   return 0;
 }
