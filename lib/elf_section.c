@@ -27,7 +27,8 @@ pp_elf_read_at (int fd, void *buf, size_t n, uint64_t off)
   return 0;
 }
 
-/* PATH's section NAME (of type SHT_PROGBITS), malloc'd, *LEN bytes; NULL
+/* PATH's section NAME (of type SHT_PROGBITS, or SHT_NOTE: ppprof reads
+   .note.gnu.build-id), malloc'd, *LEN bytes; NULL
    when PATH is not an ELF file of the host's class, has no such section
    or cannot be read.  */
 static unsigned char *
@@ -64,7 +65,8 @@ pp_elf_read_section (const char *path, const char *name, size_t *len)
     goto done;
   names[str->sh_size] = '\0';
   for (size_t i = 1; i < nsect; i++)
-    if (sh[i].sh_name < str->sh_size && sh[i].sh_type == SHT_PROGBITS
+    if (sh[i].sh_name < str->sh_size
+        && (sh[i].sh_type == SHT_PROGBITS || sh[i].sh_type == SHT_NOTE)
         && strcmp (names + sh[i].sh_name, name) == 0)
       {
         out = malloc (sh[i].sh_size ? sh[i].sh_size : 1);

@@ -10,10 +10,13 @@ struct pp_graph
   int num_nodes, node_cap;
   char **names;
   unsigned *first_line, *last_line;
+  unsigned *cond_line, *cond_col;   /* 0: no condition recorded */
   int num_edges, edge_cap;
   int *src, *dst;
   unsigned *flags;
   double *weight;
+  int *branch;                      /* PP_BRANCH_* */
+  char **case_text;                 /* PP_BRANCH_CASE: the labels, or NULL */
   int entry, exit;
   /* Name index: open addressing over node ids, -1 for empty slots.  */
   int *index;
@@ -92,6 +95,12 @@ pp_graph_free (pp_graph *g)
   free (g->names);
   free (g->first_line);
   free (g->last_line);
+  free (g->cond_line);
+  free (g->cond_col);
+  for (int e = 0; e < g->num_edges; e++)
+    free (g->case_text[e]);
+  free (g->case_text);
+  free (g->branch);
   free (g->src);
   free (g->dst);
   free (g->flags);
@@ -111,6 +120,10 @@ pp_graph_add_node (pp_graph *g, const char *name)
                                    g->node_cap * sizeof *g->first_line);
       g->last_line = pp_xrealloc (g->last_line,
                                   g->node_cap * sizeof *g->last_line);
+      g->cond_line = pp_xrealloc (g->cond_line,
+                                  g->node_cap * sizeof *g->cond_line);
+      g->cond_col = pp_xrealloc (g->cond_col,
+                                 g->node_cap * sizeof *g->cond_col);
     }
   int n = g->num_nodes++;
   char buf[32];
@@ -122,6 +135,7 @@ pp_graph_add_node (pp_graph *g, const char *name)
   g->names[n] = pp_xrealloc (NULL, strlen (name) + 1);
   strcpy (g->names[n], name);
   g->first_line[n] = g->last_line[n] = 0;
+  g->cond_line[n] = g->cond_col[n] = 0;
   if (2u * (unsigned) g->num_nodes > g->index_cap)
     index_grow (g);
   else
@@ -142,12 +156,17 @@ pp_graph_add_edge (pp_graph *g, int src, int dst, unsigned flags,
       g->dst = pp_xrealloc (g->dst, g->edge_cap * sizeof *g->dst);
       g->flags = pp_xrealloc (g->flags, g->edge_cap * sizeof *g->flags);
       g->weight = pp_xrealloc (g->weight, g->edge_cap * sizeof *g->weight);
+      g->branch = pp_xrealloc (g->branch, g->edge_cap * sizeof *g->branch);
+      g->case_text = pp_xrealloc (g->case_text,
+                                  g->edge_cap * sizeof *g->case_text);
     }
   int e = g->num_edges++;
   g->src[e] = src;
   g->dst[e] = dst;
   g->flags[e] = flags;
   g->weight[e] = weight;
+  g->branch[e] = PP_BRANCH_NONE;
+  g->case_text[e] = NULL;
   return e;
 }
 
@@ -171,6 +190,47 @@ pp_graph_set_lines (pp_graph *g, int node, unsigned first, unsigned last)
       g->first_line[node] = first;
       g->last_line[node] = last;
     }
+}
+
+void
+pp_graph_set_cond (pp_graph *g, int node, unsigned line, unsigned col)
+{
+  if (node >= 0 && node < g->num_nodes)
+    {
+      g->cond_line[node] = line;
+      g->cond_col[node] = line ? col : 0;
+    }
+}
+
+void
+pp_graph_node_cond (const pp_graph *g, int node, unsigned *line,
+                    unsigned *col)
+{
+  *line = g->cond_line[node];
+  *col = g->cond_col[node];
+}
+
+void
+pp_graph_set_edge_branch (pp_graph *g, int e, int kind, const char *text)
+{
+  if (e < 0 || e >= g->num_edges)
+    return;
+  free (g->case_text[e]);
+  g->case_text[e] = NULL;
+  g->branch[e] = kind;
+  if (kind == PP_BRANCH_CASE && text && *text)
+    {
+      g->case_text[e] = pp_xrealloc (NULL, strlen (text) + 1);
+      strcpy (g->case_text[e], text);
+    }
+}
+
+int
+pp_graph_edge_branch (const pp_graph *g, int e, const char **text)
+{
+  if (text)
+    *text = g->case_text[e];
+  return g->branch[e];
 }
 
 int pp_graph_num_nodes (const pp_graph *g) { return g->num_nodes; }

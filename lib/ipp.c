@@ -52,6 +52,10 @@ add_part (pp_graph *sg, pp_ipp_supergraph *s, int *cap, const owner_map *m,
   pp_graph_node_lines (m->g, v, &first, &last);
   if (first)
     pp_graph_set_lines (sg, id, first, last);
+  /* the condition ends the block: its last part */
+  pp_graph_node_cond (m->g, v, &first, &last);
+  if (first && part == m->points[v])
+    pp_graph_set_cond (sg, id, first, last);
   if (id >= *cap)
     {
       *cap = 2 * id + 16;
@@ -61,7 +65,7 @@ add_part (pp_graph *sg, pp_ipp_supergraph *s, int *cap, const owner_map *m,
   return id;
 }
 
-static void
+static int
 add_edge (pp_ipp_supergraph *s, int *cap, int src, int dst, unsigned flags,
           pp_ipp_edge info)
 {
@@ -72,6 +76,17 @@ add_edge (pp_ipp_supergraph *s, int *cap, int src, int dst, unsigned flags,
       s->edges = pp_xrealloc (s->edges, *cap * sizeof *s->edges);
     }
   s->edges[id] = info;
+  return id;
+}
+
+/* Edge E of G copied as supergraph edge ID: which way it goes.  */
+static void
+copy_branch (pp_graph *sg, int id, const pp_graph *g, int e)
+{
+  const char *text;
+  int kind = pp_graph_edge_branch (g, e, &text);
+  if (kind != PP_BRANCH_NONE)
+    pp_graph_set_edge_branch (sg, id, kind, text);
 }
 
 static int
@@ -223,8 +238,11 @@ pp_ipp_build (const pp_graph *caller, const pp_ipp_site *sites, int nsites,
               int d = pp_graph_edge_dst (g, e);
               unsigned fl = pp_graph_edge_flags (g, e);
               if (o >= 0 && d == pp_graph_exit (g))
-                add_edge (s, &ecap, src, s->site_return[o], fl,
-                          (pp_ipp_edge) { PP_IPP_RETURN, o, e, o });
+                copy_branch (s->graph,
+                             add_edge (s, &ecap, src, s->site_return[o], fl,
+                                       (pp_ipp_edge) { PP_IPP_RETURN, o, e,
+                                                       o }),
+                             g, e);
               else if (o >= 0 && d == pp_graph_entry (g))
                 {
                   snprintf (err, errlen, "callee %s: edge into its entry",
@@ -232,8 +250,11 @@ pp_ipp_build (const pp_graph *caller, const pp_ipp_site *sites, int nsites,
                   goto fail;
                 }
               else
-                add_edge (s, &ecap, src, m[o].part0[d], fl,
-                          (pp_ipp_edge) { PP_IPP_BODY, o, e, -1 });
+                copy_branch (s->graph,
+                             add_edge (s, &ecap, src, m[o].part0[d], fl,
+                                       (pp_ipp_edge) { PP_IPP_BODY, o, e,
+                                                       -1 }),
+                             g, e);
             }
         }
     }

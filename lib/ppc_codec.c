@@ -234,6 +234,21 @@ ppc_encode (const ppc_profile *p, char **buf, size_t *len)
           ppc_put_eol (&o);
         }
     }
+  /* Optional (files before it have none): the objects of the sites.  */
+  if (p->nobjects)
+    {
+      ppc_puts (&o, "objects");
+      ppc_put_u64 (&o, p->nobjects);
+      ppc_put_eol (&o);
+    }
+  for (uint32_t i = 0; i < p->nobjects; i++)
+    {
+      ppc_puts (&o, "object");
+      ppc_put_cstr (&o, p->objects[i].name);
+      ppc_put_cstr (&o, p->objects[i].path);
+      ppc_put_cstr (&o, p->objects[i].build_id);
+      ppc_put_eol (&o);
+    }
   /* The seal: lines so far and the checksum of every byte before it.  */
   uint64_t sum = pp_fnv64 (o.b.buf, o.b.len);
   char end[64];
@@ -550,6 +565,13 @@ ppc_free (ppc_profile *p)
       free (p->nodes[i].paths);
     }
   free (p->nodes);
+  for (uint32_t i = 0; i < p->nobjects; i++)
+    {
+      free (p->objects[i].name);
+      free (p->objects[i].path);
+      free (p->objects[i].build_id);
+    }
+  free (p->objects);
   memset (p, 0, sizeof *p);
 }
 
@@ -705,6 +727,36 @@ ppc_decode_nodes (ppc_in *in, ppc_profile *out)
     }
 }
 
+/* The optional objects section ("objects K", K "object" records).  */
+static void
+ppc_decode_objects (ppc_in *in, ppc_profile *out)
+{
+  if (in->err || in->next >= in->stop
+      || (size_t) (in->stop - in->next) < 8
+      || memcmp (in->next, "objects ", 8) != 0)
+    return;
+  ppc_line (in, "objects");
+  uint32_t n = ppc_get_u32 (in);
+  if (ppc_line_done (in) < 0)
+    return;
+  out->objects = ppc_alloc_records (in, n, sizeof *out->objects);
+  for (uint32_t i = 0; i < n && !in->err; i++)
+    {
+      ppc_object *ob = &out->objects[i];
+      if (ppc_line (in, "object") < 0)
+        return;
+      out->nobjects = i + 1;
+      ob->name = ppc_get_str (in, NULL);
+      ob->path = ppc_get_str (in, NULL);
+      ob->build_id = ppc_get_str (in, NULL);
+      if (ppc_line_done (in) < 0)
+        return;
+      for (uint32_t k = 0; k < i; k++)
+        if (!strcmp (out->objects[k].name, ob->name))
+          ppc_bad (in, "object named twice");
+    }
+}
+
 /* The body between the first line and the end line.  */
 static void
 ppc_decode_body (ppc_in *in, ppc_profile *out)
@@ -724,6 +776,7 @@ ppc_decode_body (ppc_in *in, ppc_profile *out)
   ppc_decode_metrics (in, out);
   ppc_decode_fns (in, out);
   ppc_decode_nodes (in, out);
+  ppc_decode_objects (in, out);
   if (!in->err && in->next != in->stop)
     {
       in->line++;
@@ -1245,6 +1298,46 @@ ppc_merge_nodes (ppc_profile *into, const ppc_profile *from,
   return rc;
 }
 
+/* Objects by name; FROM's path and build id (the later run's) win.  */
+static int
+ppc_merge_objects (ppc_profile *into, const ppc_profile *from)
+{
+  if (from->nobjects == 0)
+    return 0;
+  ppc_object *obs = realloc (into->objects, ((size_t) into->nobjects
+                                             + from->nobjects)
+                                                * sizeof *obs);
+  if (!obs)
+    return -1;
+  into->objects = obs;
+  for (uint32_t i = 0; i < from->nobjects; i++)
+    {
+      const ppc_object *src = &from->objects[i];
+      uint32_t j = 0;
+      while (j < into->nobjects && !ppc_streq (obs[j].name, src->name))
+        j++;
+      char *name = ppc_strdup0 (src->name), *path = ppc_strdup0 (src->path);
+      char *id = ppc_strdup0 (src->build_id);
+      if (!name || !path || !id)
+        {
+          free (name);
+          free (path);
+          free (id);
+          return -1;
+        }
+      if (j == into->nobjects)
+        into->nobjects++;
+      else
+        {
+          free (obs[j].name);
+          free (obs[j].path);
+          free (obs[j].build_id);
+        }
+      obs[j] = (ppc_object) { name, path, id };
+    }
+  return 0;
+}
+
 /* ppc_merge, with WARN (may be NULL) called with the name of each
    function whose CFG checksum differs between the two (INTO's is then
    replaced by FROM's, its paths dropped in every context, as ppd_merge
@@ -1308,7 +1401,8 @@ ppc_merge_warn (ppc_profile *into, const ppc_profile *from,
   /* Out of memory from here on leaves INTO consistent, partly merged.  */
   uint32_t *fnmap = malloc (((size_t) from->nfns + 1) * sizeof *fnmap);
   if (!fnmap || ppc_merge_fns (into, from, fnmap, warn, ctx) < 0
-      || ppc_merge_nodes (into, from, fnmap) < 0)
+      || ppc_merge_nodes (into, from, fnmap) < 0
+      || ppc_merge_objects (into, from) < 0)
     {
       free (fnmap);
       *why = "out of memory";

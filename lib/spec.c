@@ -444,6 +444,17 @@ pp_spec_b_node (pp_spec_builder *b, pp_spec_loc loc, const char *name,
   return 0;
 }
 
+int
+pp_spec_b_node_cond (pp_spec_builder *b, pp_spec_loc loc, const char *name,
+                     unsigned line, unsigned col)
+{
+  name_entry *e;
+  if (current (b, loc) || !(e = declare (b, loc, name)))
+    return -1;
+  pp_graph_set_cond (b->cur.fn.graph, e->node, line, col);
+  return 0;
+}
+
 static int
 entry_or_exit (pp_spec_builder *b, pp_spec_loc loc, const char *name,
                int is_entry)
@@ -496,9 +507,14 @@ pp_spec_b_edge (pp_spec_builder *b, pp_spec_loc loc, const char *src,
   src_node = s->node; /* S may move when D is added */
   if (!(d = reference (b, dstloc, dst, REF_EDGE)))
     return -1;
-  if (pp_graph_add_edge (b->cur.fn.graph, src_node, d->node, opts->flags,
-                         opts->has_weight ? (double) opts->weight : -1.0) < 0)
+  int e = pp_graph_add_edge (b->cur.fn.graph, src_node, d->node,
+                             opts->flags,
+                             opts->has_weight ? (double) opts->weight : -1.0);
+  if (e < 0)
     return oom (b, loc);
+  if (opts->branch != PP_BRANCH_NONE)
+    pp_graph_set_edge_branch (b->cur.fn.graph, e, opts->branch,
+                              opts->case_text);
   return 0;
 }
 

@@ -24,6 +24,8 @@ typedef struct
   unsigned flags;   /* PP_EDGE_ABNORMAL */
   int has_weight;
   uint64_t weight;
+  int branch;             /* PP_BRANCH_* */
+  const char *case_text;  /* PP_BRANCH_CASE, owned by the builder */
 } pp_spec_edge_opts;
 
 /* What the scanner keeps between tokens (flex's "extra" data).  */
@@ -51,6 +53,9 @@ int pp_spec_b_max_paths (pp_spec_builder *b, pp_spec_loc loc, uint64_t max);
 /* HAS_LINES: a `line FIRST [LAST]` clause (LAST = FIRST when omitted).  */
 int pp_spec_b_node (pp_spec_builder *b, pp_spec_loc loc, const char *name,
                     int has_lines, unsigned first, unsigned last);
+/* `cond LINE COL` of a node statement (COL 0: unknown).  */
+int pp_spec_b_node_cond (pp_spec_builder *b, pp_spec_loc loc,
+                         const char *name, unsigned line, unsigned col);
 int pp_spec_b_entry (pp_spec_builder *b, pp_spec_loc loc, const char *name);
 int pp_spec_b_exit (pp_spec_builder *b, pp_spec_loc loc, const char *name);
 int pp_spec_b_edge (pp_spec_builder *b, pp_spec_loc loc, const char *src,

@@ -72,6 +72,7 @@ pp_spec_yyerror (const pp_spec_loc *loc, pp_spec_yyscan_t scanner,
   unsigned line;
   pp_spec_edge_opts opts;
   struct { int has; unsigned first, last; } lines;
+  struct { int kind; const char *text; } branch;
 }
 
 %token <str> NAME "name"
@@ -93,11 +94,16 @@ pp_spec_yyerror (const pp_spec_loc *loc, pp_spec_yyscan_t scanner,
 %token KW_ABNORMAL "abnormal"
 %token KW_WEIGHT "weight"
 %token KW_ID "id"
+%token KW_COND "cond"
+%token KW_TRUE "true"
+%token KW_FALSE "false"
+%token KW_CASE "case"
 
 %type <str> name
 %type <line> line_number
 %type <opts> edge_opts
-%type <lines> node_lines
+%type <lines> node_lines node_cond
+%type <branch> edge_branch
 
 %%
 
@@ -125,12 +131,20 @@ statement:
       CHECK (pp_spec_b_checksum (b, @1, (uint32_t) $2));
     }
 | KW_MAX_PATHS NUMBER     { CHECK (pp_spec_b_max_paths (b, @1, $2)); }
-| KW_NODE name node_lines
-    { CHECK (pp_spec_b_node (b, @2, $2, $3.has, $3.first, $3.last)); }
+| KW_NODE name node_lines node_cond
+    {
+      CHECK (pp_spec_b_node (b, @2, $2, $3.has, $3.first, $3.last));
+      if ($4.has)
+        CHECK (pp_spec_b_node_cond (b, @2, $2, $4.first, $4.last));
+    }
 | KW_ENTRY name           { CHECK (pp_spec_b_entry (b, @1, $2)); }
 | KW_EXIT name            { CHECK (pp_spec_b_exit (b, @1, $2)); }
-| KW_EDGE name name edge_opts
-    { CHECK (pp_spec_b_edge (b, @1, $2, $3, @3, &$4)); }
+| KW_EDGE name name edge_opts edge_branch
+    {
+      $4.branch = $5.kind;
+      $4.case_text = $5.text;
+      CHECK (pp_spec_b_edge (b, @1, $2, $3, @3, &$4));
+    }
 | KW_PATH                 { CHECK (pp_spec_b_path_begin (b, @1)); }
   path_body               { CHECK (pp_spec_b_path_end (b)); }
 ;
@@ -140,6 +154,23 @@ node_lines:
 | KW_LINE line_number         { $$.has = 1; $$.first = $$.last = $2; }
 | KW_LINE line_number line_number
                               { $$.has = 1; $$.first = $2; $$.last = $3; }
+;
+
+/* `cond LINE [COLUMN]`: the block ends in a condition there (for
+   reports); a missing column is 0, unknown.  */
+node_cond:
+  %empty                      { $$.has = 0; $$.first = $$.last = 0; }
+| KW_COND line_number         { $$.has = 1; $$.first = $2; $$.last = 0; }
+| KW_COND line_number line_number
+                              { $$.has = 1; $$.first = $2; $$.last = $3; }
+;
+
+/* Which way a conditional block's edge goes, for reports.  */
+edge_branch:
+  %empty                 { $$.kind = PP_BRANCH_NONE; $$.text = NULL; }
+| KW_TRUE                { $$.kind = PP_BRANCH_TRUE; $$.text = NULL; }
+| KW_FALSE               { $$.kind = PP_BRANCH_FALSE; $$.text = NULL; }
+| KW_CASE STRING         { $$.kind = PP_BRANCH_CASE; $$.text = $2; }
 ;
 
 edge_opts:
@@ -199,6 +230,10 @@ name:
 | KW_ABNORMAL     { $$ = "abnormal"; }
 | KW_WEIGHT       { $$ = "weight"; }
 | KW_ID           { $$ = "id"; }
+| KW_COND         { $$ = "cond"; }
+| KW_TRUE         { $$ = "true"; }
+| KW_FALSE        { $$ = "false"; }
+| KW_CASE         { $$ = "case"; }
 ;
 
 %%
@@ -210,7 +245,7 @@ describe_symbol (yysymbol_kind_t sym, char *buf, size_t len)
 {
   const char *s = yysymbol_name (sym);
   size_t n = strlen (s);
-  int keyword = sym >= YYSYMBOL_KW_FUNCTION && sym <= YYSYMBOL_KW_ID;
+  int keyword = sym >= YYSYMBOL_KW_FUNCTION && sym <= YYSYMBOL_KW_CASE;
   if (sym == YYSYMBOL_YYEOF)
     {
       snprintf (buf, len, "end of file");
@@ -231,7 +266,7 @@ static int
 yyreport_syntax_error (const yypcontext_t *ctx, pp_spec_yyscan_t scanner,
                        pp_spec_builder *b)
 {
-  enum { MAX_LISTED = 4 };
+  enum { MAX_LISTED = 6 };
   yysymbol_kind_t unexpected = yypcontext_token (ctx);
   yysymbol_kind_t expected[YYNTOKENS];
   int nexp = yypcontext_expected_tokens (ctx, expected, YYNTOKENS);
@@ -270,7 +305,7 @@ yyreport_syntax_error (const yypcontext_t *ctx, pp_spec_yyscan_t scanner,
       int j, k = 0;
       for (j = 0; j < nexp; j++)
         if (!(expected[j] >= YYSYMBOL_KW_FUNCTION
-              && expected[j] <= YYSYMBOL_KW_ID))
+              && expected[j] <= YYSYMBOL_KW_CASE))
           expected[k++] = expected[j];
       nexp = k;
     }

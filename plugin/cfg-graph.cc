@@ -38,6 +38,94 @@ block_lines (basic_block bb, const char *file, unsigned *first,
     }
 }
 
+/* Where the condition ending BB is, for reports: its line and column in
+   the function's own file (a macro's at the line that uses it); else,
+   code from elsewhere (inlined), the block's last line, column unknown.
+   0: no line at all.  */
+static void
+cond_location (gimple *stmt, const char *file, unsigned last,
+               unsigned *line, unsigned *col)
+{
+  *line = last;
+  *col = 0;
+  location_t loc = gimple_location (stmt);
+  if (loc == UNKNOWN_LOCATION)
+    return;
+  loc = linemap_resolve_location (line_table, loc,
+                                  LRK_MACRO_EXPANSION_POINT, NULL);
+  expanded_location xl = expand_location (loc);
+  if (!xl.file || !file || filename_cmp (xl.file, file) != 0 || xl.line <= 0)
+    return;
+  *line = (unsigned) xl.line;
+  *col = xl.column > 0 ? (unsigned) xl.column : 0;
+}
+
+/* A switch's labels that lead to DEST, as written: "3", "1...3",
+   "default", several comma separated; "" when longer than a report
+   should show (the report prints the target line then).  */
+static std::string
+case_text (function *fun, gswitch *sw, basic_block dest)
+{
+  std::string t;
+  char buf[64];
+  for (unsigned i = 0; i < gimple_switch_num_labels (sw); i++)
+    {
+      tree l = gimple_switch_label (sw, i);
+      if (label_to_block (fun, CASE_LABEL (l)) != dest)
+        continue;
+      tree lo = CASE_LOW (l), hi = CASE_HIGH (l);
+      if (!lo)
+        snprintf (buf, sizeof buf, "default");
+      else if (!tree_fits_shwi_p (lo) || (hi && !tree_fits_shwi_p (hi)))
+        return "";
+      else if (hi)
+        snprintf (buf, sizeof buf, HOST_WIDE_INT_PRINT_DEC "..."
+                  HOST_WIDE_INT_PRINT_DEC, tree_to_shwi (lo),
+                  tree_to_shwi (hi));
+      else
+        snprintf (buf, sizeof buf, HOST_WIDE_INT_PRINT_DEC,
+                  tree_to_shwi (lo));
+      if (!t.empty ())
+        t += ',';
+      t += buf;
+    }
+  return t.size () > 16 ? "" : t;
+}
+
+/* The condition ending BB (node V) and which way each of its out-edges
+   (graph edges from FIRST_EDGE on, in successor order) goes.  */
+static void
+record_branches (function *fun, ppgcc_cfg &cfg, basic_block bb, int v,
+                 int first_edge, const char *file)
+{
+  gimple *last = last_stmt (bb);
+  if (!last || (gimple_code (last) != GIMPLE_COND
+                && gimple_code (last) != GIMPLE_SWITCH))
+    return;
+  unsigned first_line, last_line, line, col;
+  pp_graph_node_lines (cfg.graph, v, &first_line, &last_line);
+  cond_location (last, file, last_line, &line, &col);
+  if (!line)
+    return;
+  pp_graph_set_cond (cfg.graph, v, line, col);
+  int k = first_edge;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    {
+      if (gimple_code (last) == GIMPLE_SWITCH)
+        pp_graph_set_edge_branch (cfg.graph, k,
+                                  PP_BRANCH_CASE,
+                                  case_text (fun, as_a<gswitch *> (last),
+                                             e->dest).c_str ());
+      else if (e->flags & EDGE_TRUE_VALUE)
+        pp_graph_set_edge_branch (cfg.graph, k, PP_BRANCH_TRUE, NULL);
+      else if (e->flags & EDGE_FALSE_VALUE)
+        pp_graph_set_edge_branch (cfg.graph, k, PP_BRANCH_FALSE, NULL);
+      k++;
+    }
+}
+
 void
 ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg)
 {
@@ -71,6 +159,7 @@ ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg)
         continue;
       edge e;
       edge_iterator ei;
+      int first_edge = pp_graph_num_edges (cfg.graph);
       FOR_EACH_EDGE (e, ei, bb->succs)
         {
           unsigned flags = (e->flags & EDGE_COMPLEX) ? PP_EDGE_ABNORMAL : 0;
@@ -78,6 +167,8 @@ ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg)
                              flags, -1.0);
           cfg.edges.push_back (e);
         }
+      if (bb != ENTRY_BLOCK_PTR_FOR_FN (fun))
+        record_branches (fun, cfg, bb, node_of[i], first_edge, file);
     }
 }
 
@@ -123,23 +214,46 @@ ppgcc_metadata (function *fun, const ppgcc_cfg &cfg, uint32_t checksum)
   m += "\n";
   for (int v = 0; v < pp_graph_num_nodes (g); v++)
     {
-      unsigned first, last;
+      unsigned first, last, cline, ccol;
       pp_graph_node_lines (g, v, &first, &last);
+      pp_graph_node_cond (g, v, &cline, &ccol);
+      m += "node ";
+      m += pp_graph_node_name (g, v);
       if (first)
-        snprintf (buf, sizeof buf, "node %s line %u %u\n",
-                  pp_graph_node_name (g, v), first, last);
-      else
-        snprintf (buf, sizeof buf, "node %s\n", pp_graph_node_name (g, v));
-      m += buf;
+        {
+          snprintf (buf, sizeof buf, " line %u %u", first, last);
+          m += buf;
+        }
+      if (cline)
+        {
+          snprintf (buf, sizeof buf, " cond %u %u", cline, ccol);
+          m += buf;
+        }
+      m += "\n";
     }
   for (int e = 0; e < pp_graph_num_edges (g); e++)
     {
-      snprintf (buf, sizeof buf, "edge %s %s%s\n",
-                pp_graph_node_name (g, pp_graph_edge_src (g, e)),
-                pp_graph_node_name (g, pp_graph_edge_dst (g, e)),
-                (pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL)
-                    ? " abnormal" : "");
-      m += buf;
+      m += "edge ";
+      m += pp_graph_node_name (g, pp_graph_edge_src (g, e));
+      m += ' ';
+      m += pp_graph_node_name (g, pp_graph_edge_dst (g, e));
+      if (pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL)
+        m += " abnormal";
+      const char *text;
+      switch (pp_graph_edge_branch (g, e, &text))
+        {
+        case PP_BRANCH_TRUE:
+          m += " true";
+          break;
+        case PP_BRANCH_FALSE:
+          m += " false";
+          break;
+        case PP_BRANCH_CASE:
+          m += " case ";
+          append_quoted (m, text ? text : "");
+          break;
+        }
+      m += "\n";
     }
   return m;
 }

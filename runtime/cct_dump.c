@@ -124,6 +124,8 @@ struct object
 {
   uintptr_t lo, hi, bias; /* one loaded segment, and its object's bias */
   char *name;             /* the object's basename, shared */
+  char *path;             /* its full path, shared with name */
+  char *build_id;         /* hex, "" without one; shared with name */
 };
 
 struct builder
@@ -177,6 +179,46 @@ grow (void **a, size_t *cap, size_t need, size_t size)
   return 0;
 }
 
+/* The GNU build id of the loaded object INFO, in hex ("" without one):
+   a report resolves call sites only in the very object that ran.  */
+static void
+build_id_hex (struct dl_phdr_info *info, char *out, size_t outlen)
+{
+  static const char hex[] = "0123456789abcdef";
+  out[0] = '\0';
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      if (ph->p_type != PT_NOTE)
+        continue;
+      const char *p = (const char *) (info->dlpi_addr + ph->p_vaddr);
+      const char *end = p + ph->p_memsz;
+      while (p + sizeof (ElfW (Nhdr)) <= end)
+        {
+          const ElfW (Nhdr) *nh = (const ElfW (Nhdr) *) p;
+          size_t name = (nh->n_namesz + 3) & ~(size_t) 3;
+          size_t desc = (nh->n_descsz + 3) & ~(size_t) 3;
+          const unsigned char *d
+              = (const unsigned char *) p + sizeof *nh + name;
+          if ((const char *) d + desc > end)
+            break;
+          if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4
+              && !memcmp (p + sizeof *nh, "GNU", 4)
+              && 2 * nh->n_descsz < outlen)
+            {
+              for (size_t k = 0; k < nh->n_descsz; k++)
+                {
+                  out[2 * k] = hex[d[k] >> 4];
+                  out[2 * k + 1] = hex[d[k] & 15];
+                }
+              out[2 * nh->n_descsz] = '\0';
+              return;
+            }
+          p = (const char *) d + desc;
+        }
+    }
+}
+
 static int
 add_object (struct dl_phdr_info *info, size_t size, void *ctx)
 {
@@ -186,9 +228,19 @@ add_object (struct dl_phdr_info *info, size_t size, void *ctx)
   if (!name || !*name)
     name = b->exe_name;
   const char *slash = strrchr (name, '/');
-  char *base = strdup (slash ? slash + 1 : name);
+  char id[130];
+  build_id_hex (info, id, sizeof id);
+  /* one block: the basename, the path, the build id */
+  size_t nlen = strlen (name), blen = strlen (slash ? slash + 1 : name);
+  size_t ilen = strlen (id);
+  char *base = malloc (blen + 1 + nlen + 1 + ilen + 1);
   if (!base)
     return 1;
+  memcpy (base, slash ? slash + 1 : name, blen + 1);
+  char *path = base + blen + 1;
+  memcpy (path, name, nlen + 1);
+  char *bid = path + nlen + 1;
+  memcpy (bid, id, ilen + 1);
   int used = 0;
   for (int i = 0; i < info->dlpi_phnum; i++)
     {
@@ -199,8 +251,9 @@ add_object (struct dl_phdr_info *info, size_t size, void *ctx)
                 sizeof *b->objs) < 0)
         break;
       uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-      b->objs[b->nobjs++]
-          = (struct object){ lo, lo + ph->p_memsz, info->dlpi_addr, base };
+      b->objs[b->nobjs++] = (struct object){ lo, lo + ph->p_memsz,
+                                             info->dlpi_addr, base, path,
+                                             bid };
       used = 1;
     }
   if (!used)
@@ -217,6 +270,32 @@ load_objects (struct builder *b)
   b->exe_name = strdup (n > 0 ? exe : "?");
   if (b->exe_name)
     dl_iterate_phdr (add_object, b);
+}
+
+/* OB into the profile's objects, once (two objects of one basename: the
+   first; their keys are ambiguous anyway).  */
+static int
+list_object (struct builder *b, const struct object *ob)
+{
+  ppc_profile *p = &b->p;
+  for (uint32_t i = 0; i < p->nobjects; i++)
+    if (!strcmp (p->objects[i].name, ob->name))
+      return 0;
+  ppc_object *obs = realloc (p->objects, (p->nobjects + 1) * sizeof *obs);
+  if (!obs)
+    return -1;
+  p->objects = obs;
+  char *name = strdup (ob->name), *path = strdup (ob->path);
+  char *id = strdup (ob->build_id);
+  if (!name || !path || !id)
+    {
+      free (name);
+      free (path);
+      free (id);
+      return -1;
+    }
+  obs[p->nobjects++] = (ppc_object){ name, path, id };
+  return 0;
 }
 
 static int
@@ -241,6 +320,8 @@ site_add (void *ctx)
       {
         obj = b->objs[i].name;
         off = a - b->objs[i].bias;
+        if (list_object (b, &b->objs[i]) < 0)
+          return -1;
         break;
       }
   char *key;

@@ -154,7 +154,7 @@ text_node (const cct_view *v, uint32_t n, int depth)
       }
   printf ("  %*s%s", 2 * depth, "", p->fns[nd->fn].name);
   if (nd->site && *nd->site)
-    printf (" [%s]", nd->site);
+    printf (" [%s]", pp_context_site (v->c, n));
   if (nd->recursive)
     printf (" (%" PRIu64 " recursive)", nd->recursive);
   printf ("\n");
@@ -310,6 +310,13 @@ json_node (const cct_view *v, uint32_t n, int depth)
   pp_json_string (stdout, p->fns[nd->fn].name);
   printf (", \"site\": ");
   pp_json_string (stdout, nd->site ? nd->site : "");
+  /* the call's source line, when the object's debug information has it */
+  const char *src = pp_context_site_source (v->c, n);
+  if (src)
+    {
+      printf (", \"site_source\": ");
+      pp_json_string (stdout, src);
+    }
   printf (", \"calls\": %" PRIu64 ", \"recursive\": %" PRIu64, nd->calls,
           nd->recursive);
   for (uint32_t m = 0; m < p->nmetrics; m++)

@@ -191,8 +191,12 @@ pp_context_free (pp_context *c)
   for (uint32_t f = 0; c->fns && f < c->prof.nfns; f++)
     {
       pp_numbering_free (c->fns[f].numbering);
+      free (c->fns[f].show_column);
       pp_spec_free (c->fns[f].spec);
     }
+  for (uint32_t i = 0; c->site_source && i < c->prof.nnodes; i++)
+    free (c->site_source[i]);
+  free (c->site_source);
   free (c->children);
   free (c->nchildren);
   free (c->excl);

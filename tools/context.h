@@ -26,6 +26,9 @@ typedef struct
   /* Per function (prof.fns' indices): its graph, numbered when a path's
      lines are first asked for.  */
   pp_report_fn *fns;
+  /* Per node: its call site as "file:line", or NULL (sites.c), once
+     asked for.  */
+  char **site_source;
 } pp_context;
 
 /* Whether NAME is a context profile: its suffix is .ppc, or it begins
@@ -52,6 +55,14 @@ uint64_t pp_context_path_metric (const pp_context *c, uint32_t n,
 int pp_context_path_lines (pp_context *c, uint32_t fn, uint64_t id,
                            pp_report_path *out);
 void pp_context_path_free (pp_report_path *p);
+/* sites.c: node N's call site as the source line of the call
+   ("file.c:12", through the object's debug information), else as
+   recorded ("prog+0x2746", "inlined", "").  The first call resolves
+   every site of the profile.  */
+const char *pp_context_site (pp_context *c, uint32_t n);
+/* Only the source line: NULL when it is not known.  */
+const char *pp_context_site_source (pp_context *c, uint32_t n);
+void pp_context_resolve_sites (pp_context *c);
 /* The source file of function FN, as the metadata names it.  */
 const char *pp_context_fn_file (const pp_context *c, uint32_t fn);
 

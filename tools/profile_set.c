@@ -168,6 +168,10 @@ same_copy (const char *a, const char *b)
   return n == copy_prefix (b) && !strncmp (a, b, n);
 }
 
+static int branch_of (const pp_report_fn *fn, int d, pp_report_branch *b);
+static void add_branch (pp_report_branch **list, int *n,
+                        const pp_report_branch *b);
+
 /* Appends an empty segment for the code of node NAME of FN's supergraph. */
 static pp_report_segment *
 start_segment (const pp_report_fn *fn, pp_report_path *p, const char *name)
@@ -183,20 +187,46 @@ start_segment (const pp_report_fn *fn, pp_report_path *p, const char *name)
   return s;
 }
 
+/* The segment holding graph node V of a path whose nodes NODES[0..N)
+   went to segments SEG[0..N): the last one V is in.  */
+static int
+segment_of (const int *nodes, const int *seg, int n, int v)
+{
+  for (int k = n; k-- > 0;)
+    if (nodes[k] == v)
+      return seg[k];
+  return -1;
+}
+
 /* P's segments from its NODES (N of them, in path order).  */
 static void
 add_segments (const pp_report_fn *fn, pp_report_path *p, const int *nodes,
-              int n)
+              int n, const int *edges, int len)
 {
   const pp_graph *g = fn->spec->fns[0].graph;
   pp_report_segment *s = NULL;
+  int *seg = malloc ((n + 1) * sizeof *seg);
   for (int k = 0; k < n; k++)
     {
       const char *name = pp_graph_node_name (g, nodes[k]);
       if (!s || !same_copy (pp_graph_node_name (g, nodes[k - 1]), name))
         s = start_segment (fn, p, name);
       add_node_lines (g, nodes[k], &s->lines, &s->num_lines);
+      seg[k] = p->num_segments - 1;
     }
+  /* a branch belongs to the segment of the condition's block (a path's
+     nodes are distinct: it is acyclic) */
+  pp_report_branch b;
+  for (int k = 0; k < len; k++)
+    if (branch_of (fn, edges[k], &b))
+      {
+        int i = segment_of (nodes, seg, n,
+                            fn->numbering->dag[edges[k]].src);
+        if (i >= 0)
+          add_branch (&p->segments[i].branches,
+                      &p->segments[i].num_branches, &b);
+      }
+  free (seg);
   p->interprocedural = 1;
 }
 
@@ -221,8 +251,69 @@ path_nodes (const pp_report_fn *fn, pp_report_path *p, const int *edges,
   return n;
 }
 
+/* The CFG edge dag edge D stands for, or -1: a real edge, or a pseudo
+   v->EXIT edge standing for v's one back edge (a path that ends at a
+   back edge went that way; not so when paths also end inside v).  */
+static int
+taken_cfg_edge (const pp_report_fn *fn, int d)
+{
+  const pp_numbering *n = fn->numbering;
+  const pp_dag_edge *de = &n->dag[d];
+  if (de->kind == PP_DAG_REAL)
+    return de->cfg_edge;
+  if (de->kind != PP_DAG_EXIT
+      || (n->node_flags[de->src] & PP_NODE_END_IN_BLOCK))
+    return -1;
+  int found = -1;
+  const pp_graph *g = fn->spec->fns[0].graph;
+  for (int e = 0; e < n->num_cfg_edges; e++)
+    if (pp_graph_edge_src (g, e) == de->src && n->cfg[e].role == PP_CFG_BREAK
+        && n->cfg[e].exit_edge == d)
+      {
+        if (found >= 0)
+          return -1;
+        found = e;
+      }
+  return found;
+}
+
+/* The branch dag edge D takes, if it leaves a condition: 1 with *B.  */
+static int
+branch_of (const pp_report_fn *fn, int d, pp_report_branch *b)
+{
+  const pp_graph *g = fn->spec->fns[0].graph;
+  int e = taken_cfg_edge (fn, d);
+  if (e < 0)
+    return 0;
+  int src = pp_graph_edge_src (g, e);
+  unsigned line, col, last;
+  pp_graph_node_cond (g, src, &line, &col);
+  const char *text;
+  int kind = pp_graph_edge_branch (g, e, &text);
+  if (!line || kind == PP_BRANCH_NONE)
+    return 0;
+  memset (b, 0, sizeof *b);
+  b->line = line;
+  b->column = col;
+  b->show_column = fn->show_column && fn->show_column[src];
+  b->kind = kind;
+  b->case_text = text;
+  if (kind == PP_BRANCH_CASE)
+    pp_graph_node_lines (g, pp_graph_edge_dst (g, e), &b->target_line,
+                         &last);
+  return 1;
+}
+
+static void
+add_branch (pp_report_branch **list, int *n, const pp_report_branch *b)
+{
+  *list = realloc (*list, (*n + 1) * sizeof **list);
+  (*list)[(*n)++] = *b;
+}
+
 /* The path's source lines: each block's first and last line, in order;
-   for a supergraph, by segment too.  */
+   the branch it takes at each condition; for a supergraph, by segment
+   too.  */
 int
 pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p)
 {
@@ -235,8 +326,12 @@ pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p)
   const pp_graph *g = fn->spec->fns[0].graph;
   for (int k = 0; k < n; k++)
     add_node_lines (g, nodes[k], &p->lines, &p->num_lines);
+  pp_report_branch b;
+  for (int k = 0; k < len; k++)
+    if (branch_of (fn, edges[k], &b))
+      add_branch (&p->branches, &p->num_branches, &b);
   if (fn->flags & PP_FN_IPP)
-    add_segments (fn, p, nodes, n);
+    add_segments (fn, p, nodes, n, edges, len);
   free (nodes);
   free (edges);
   return 0;
@@ -249,12 +344,15 @@ pp_report_path_free (pp_report_path *p)
     {
       free (p->segments[s].function);
       free (p->segments[s].lines);
+      free (p->segments[s].branches);
     }
   free (p->segments);
   free (p->lines);
+  free (p->branches);
   p->segments = NULL;
   p->lines = NULL;
-  p->num_segments = p->num_lines = 0;
+  p->branches = NULL;
+  p->num_segments = p->num_lines = p->num_branches = 0;
 }
 
 /* Functions are identified by name, source file and checksum: the same
@@ -365,6 +463,52 @@ mark_untested (pp_report_fn *fn)
     }
 }
 
+typedef struct
+{
+  unsigned line, col;
+  int node;
+} cond_at;
+
+static int
+by_cond_line (const void *a, const void *b)
+{
+  const cond_at *x = a, *y = b;
+  if (x->line != y->line)
+    return x->line < y->line ? -1 : 1;
+  return x->col < y->col ? -1 : x->col > y->col;
+}
+
+/* fn->show_column: the conditions that share their line with another
+   condition at another column (`if (a && b)`, two if statements on one
+   line) print with their column.  */
+static void
+mark_shared_lines (pp_report_fn *fn)
+{
+  const pp_graph *g = fn->spec->fns[0].graph;
+  int nn = pp_graph_num_nodes (g), nc = 0;
+  cond_at *conds = malloc ((nn + 1) * sizeof *conds);
+  free (fn->show_column);
+  fn->show_column = calloc (nn + 1, 1);
+  for (int v = 0; v < nn; v++)
+    {
+      pp_graph_node_cond (g, v, &conds[nc].line, &conds[nc].col);
+      conds[nc].node = v;
+      nc += conds[nc].line != 0;
+    }
+  qsort (conds, nc, sizeof *conds, by_cond_line);
+  for (int i = 0; i < nc;)
+    {
+      int j = i + 1;
+      while (j < nc && conds[j].line == conds[i].line)
+        j++;
+      if (conds[j - 1].col != conds[i].col)
+        for (int k = i; k < j; k++)
+          fn->show_column[conds[k].node] = 1;
+      i = j;
+    }
+  free (conds);
+}
+
 int
 pp_report_number (pp_report_fn *fn)
 {
@@ -380,6 +524,7 @@ pp_report_number (pp_report_fn *fn)
                              : err);
       return -1;
     }
+  mark_shared_lines (fn);
   return 0;
 }
 
@@ -471,6 +616,7 @@ pp_profile_set_free (pp_profile_set *set)
       free (set->fns[i].paths);
       free (set->fns[i].trained);
       pp_numbering_free (set->fns[i].numbering);
+      free (set->fns[i].show_column);
       pp_spec_free (set->fns[i].spec);
     }
   free (set->fns);

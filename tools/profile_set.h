@@ -11,6 +11,20 @@
    a maximal run of a path's nodes in one function's code, the record's
    own or one callee copy's (a recursive call's copy starts a new segment
    although its function is the same).  */
+/* A condition on a path and the way the path went there (the metadata's
+   `cond` and edge branch fields, doc/graph-language.md).  Paths through
+   the same lines differ in these.  */
+typedef struct
+{
+  unsigned line, column;  /* the condition; column 0: unknown */
+  int show_column;        /* another condition of the function is on the
+                             line: the text needs the column */
+  int kind;               /* PP_BRANCH_TRUE, _FALSE or _CASE */
+  const char *case_text;  /* _CASE: the labels ("3", "1...3", "default");
+                             NULL when too many: see target_line */
+  unsigned target_line;   /* _CASE: the first line of the block it enters */
+} pp_report_branch;
+
 typedef struct
 {
   char *function;    /* the record's name, or the callee's */
@@ -18,6 +32,8 @@ typedef struct
   unsigned *lines;   /* its source lines (in the function's own source
                         file), no repeats in a row */
   int num_lines;
+  pp_report_branch *branches; /* the conditions in it, in path order */
+  int num_branches;
 } pp_report_segment;
 
 typedef struct
@@ -26,6 +42,8 @@ typedef struct
   uint64_t count;
   unsigned *lines;   /* source lines along the path, no repeats in a row */
   int num_lines;
+  pp_report_branch *branches;  /* the conditions on it, in path order */
+  int num_branches;
   int interprocedural;         /* from a PP_FN_IPP record: segments set */
   pp_report_segment *segments; /* in path order */
   int num_segments;
@@ -43,6 +61,8 @@ typedef struct
   uint64_t num_paths, dropped, total;
   pp_spec *spec;           /* parsed metadata */
   pp_numbering *numbering;
+  unsigned char *show_column; /* per graph node: its condition shares its
+                                 line with another (pp_report_number) */
   pp_report_path *paths;   /* by count, descending */
   int num_paths_run;
   /* PP_FN_TRAINED (residual profiles): the Ball-Larus ids the training

@@ -31,6 +31,40 @@ print_line_list (FILE *out, const unsigned *lines, int n)
     }
 }
 
+/* One condition and the way taken: 12:T, 12:9:F (the column when
+   another condition is on line 12), 30:=3 (a switch's case 3), 30:->41
+   (a case with too many labels to list: the line it goes to).  */
+static void
+print_branch (FILE *out, const pp_report_branch *b)
+{
+  fprintf (out, "%u:", b->line);
+  if (b->show_column && b->column)
+    fprintf (out, "%u:", b->column);
+  if (b->kind == PP_BRANCH_TRUE)
+    fputc ('T', out);
+  else if (b->kind == PP_BRANCH_FALSE)
+    fputc ('F', out);
+  else if (b->case_text)
+    fprintf (out, "=%s", b->case_text);
+  else if (b->target_line)
+    fprintf (out, "->%u", b->target_line);
+  else
+    fputc ('?', out);
+}
+
+/* " [2:T 3:F]", nothing when there is no condition.  */
+static void
+print_branches (FILE *out, const pp_report_branch *b, int n)
+{
+  for (int i = 0; i < n; i++)
+    {
+      fputs (i ? " " : " [", out);
+      print_branch (out, &b[i]);
+    }
+  if (n)
+    fputc (']', out);
+}
+
 void
 print_lines (FILE *out, const pp_report_path *p)
 {
@@ -56,6 +90,7 @@ print_segments (FILE *out, const pp_report_path *p)
       fprintf (out, "%s%s%s", s ? " > " : "", g->function,
                g->num_lines ? " " : "");
       print_line_list (out, g->lines, g->num_lines);
+      print_branches (out, g->branches, g->num_branches);
     }
 }
 
@@ -68,11 +103,15 @@ print_path (FILE *out, const pp_report_path *p)
     fprintf (out, "(cont) ");
   if (by_segment (p))
     print_segments (out, p);
-  else if (p->num_lines == 0)
-    fprintf (out, "[no source line: compiler-made block, e.g. a computed-goto "
-             "dispatch]");
   else
-    print_lines (out, p);
+    {
+      if (p->num_lines == 0)
+        fprintf (out, "[no source line: compiler-made block, e.g. a "
+                 "computed-goto dispatch]");
+      else
+        print_lines (out, p);
+      print_branches (out, p->branches, p->num_branches);
+    }
   if (p->ends_at_back_edge)
     fprintf (out, " (break)");
 }
@@ -86,7 +125,36 @@ print_json_line_list (FILE *out, const unsigned *lines, int n)
   fprintf (out, "]");
 }
 
-/* "segments": [{"function": F, "lines": [...]}, ...].  */
+/* "branches": [{"line": L, "column": C, "taken": "T"}, ...]: "T", "F",
+   or "case" with "case": the labels, or "target_line" when too many;
+   column 0 when unknown.  */
+static void
+print_json_branches (FILE *out, const pp_report_branch *b, int n)
+{
+  fprintf (out, "\"branches\": [");
+  for (int i = 0; i < n; i++)
+    {
+      fprintf (out, "%s{\"line\": %u, \"column\": %u, \"taken\": ",
+               i ? ", " : "", b[i].line, b[i].column);
+      if (b[i].kind == PP_BRANCH_CASE)
+        {
+          fprintf (out, "\"case\", ");
+          if (b[i].case_text)
+            {
+              fprintf (out, "\"case\": ");
+              pp_json_string (out, b[i].case_text);
+            }
+          else
+            fprintf (out, "\"target_line\": %u", b[i].target_line);
+        }
+      else
+        fprintf (out, "\"%c\"", b[i].kind == PP_BRANCH_TRUE ? 'T' : 'F');
+      fprintf (out, "}");
+    }
+  fprintf (out, "]");
+}
+
+/* "segments": [{"function": F, "lines": [...], "branches": [...]}, ...].  */
 static void
 print_json_segments (FILE *out, const pp_report_path *p)
 {
@@ -98,6 +166,9 @@ print_json_segments (FILE *out, const pp_report_path *p)
       fprintf (out, ", ");
       print_json_line_list (out, p->segments[s].lines,
                             p->segments[s].num_lines);
+      fprintf (out, ", ");
+      print_json_branches (out, p->segments[s].branches,
+                           p->segments[s].num_branches);
       fprintf (out, "}");
     }
   fprintf (out, "]");
@@ -107,6 +178,8 @@ void
 print_json_lines (FILE *out, const pp_report_path *p)
 {
   print_json_line_list (out, p->lines, p->num_lines);
+  fprintf (out, ", ");
+  print_json_branches (out, p->branches, p->num_branches);
   if (p->interprocedural)
     {
       fprintf (out, ", ");

@@ -38,6 +38,21 @@ void pp_graph_set_exit (pp_graph *g, int node);
 /* Optional per-node source lines, for reports (first..last, 0 if unknown). */
 void pp_graph_set_lines (pp_graph *g, int node, unsigned first, unsigned last);
 
+/* Optional branch information, for reports; like names and lines it is
+   not part of the checksum.  A node ending in a condition records where
+   the condition is (LINE 0: none; COL 0: unknown); each of its out-edges
+   records which way it goes: the true or false edge of a two-way
+   condition, or a switch's case (TEXT: its labels as written, e.g. "3",
+   "1...3", "2,4", "default"; NULL or "" when too many to list).  */
+enum { PP_BRANCH_NONE, PP_BRANCH_TRUE, PP_BRANCH_FALSE, PP_BRANCH_CASE };
+void pp_graph_set_cond (pp_graph *g, int node, unsigned line, unsigned col);
+void pp_graph_node_cond (const pp_graph *g, int node, unsigned *line,
+                         unsigned *col);
+void pp_graph_set_edge_branch (pp_graph *g, int edge, int kind,
+                               const char *text);
+/* PP_BRANCH_*; *TEXT (TEXT may be NULL) the case labels or NULL.  */
+int pp_graph_edge_branch (const pp_graph *g, int edge, const char **text);
+
 int pp_graph_num_nodes (const pp_graph *g);
 int pp_graph_num_edges (const pp_graph *g);
 int pp_graph_entry (const pp_graph *g);   /* -1 when unset */

@@ -20,7 +20,10 @@
    return address as "<object basename>+0x<offset>", stable across runs
    of the same binary; "" under the root; "inlined" for a call GCC
    inlined, whose return address is its caller's: one node per function
-   there), and its parent.  Recursion is
+   there), and its parent.  The objects the sites are in are listed with
+   their full path and build id, so that `ppprof cct` can show a site as
+   the source line of the call (through the object's debug information,
+   while it is there and the same).  Recursion is
    folded onto the ancestor's node (calls counts the recursive calls too,
    `recursive` how many of them were).  Flat metric profiles (no cct) have
    one node per function, under the root, site "".
@@ -91,6 +94,16 @@ typedef struct
   double enter_exit_cost, path_cost;
 } ppc_metric;
 
+/* An object (executable or shared library) call sites are in: the
+   basename their keys use, its full path when the program ran, and its
+   GNU build id in hex ("" when it has none).  */
+typedef struct
+{
+  char *name;
+  char *path;
+  char *build_id;
+} ppc_object;
+
 typedef struct
 {
   uint64_t runs;
@@ -101,6 +114,8 @@ typedef struct
   ppc_fn *fns;
   uint32_t nnodes;
   ppc_node *nodes;   /* nodes[0] is the root; parents before children */
+  uint32_t nobjects; /* 0 in files written before objects were recorded */
+  ppc_object *objects; /* names distinct */
 } ppc_profile;
 
 #ifndef PPC_API
@@ -117,8 +132,9 @@ PPC_API void ppc_free (ppc_profile *p);
 /* Adds FROM into INTO: functions by name and checksum (a checksum
    mismatch replaces INTO's function, its nodes' paths dropped, after
    WARN), nodes by (parent, function, site), paths by id; runs add.
-   Metric lists must agree by name (else -1, *WHY set, INTO unchanged).
-   0, or -1.  */
+   Metric lists must agree by name (else -1, *WHY set, INTO unchanged);
+   objects by name, FROM's path and build id replacing INTO's.  0, or
+   -1.  */
 PPC_API int ppc_merge (ppc_profile *into, const ppc_profile *from,
                        const char **why);
 /* ppc_merge, calling WARN (may be NULL) with the name of each function

@@ -38,9 +38,9 @@ int main (int argc, char **argv)
 // ipp-flags: -fprofile-paths-ipp-depth=2
 // train: 3
 // ref: 7
-// ips: top 2 top 25-26 > mid 17-18 > leaf 10-11 > mid 17-18 20 > top 25-26
-// ips: top 2 top 25-26 > mid 17-18 > leaf 10 12 > mid 17-20 > top 25-26
-// ips: top 2 top 25-26 > mid 17-18 > leaf 10 12 > mid 17-18 20 > top 25-26
-// ips: top 1 top 25-26 > mid 17-18 > leaf 10-11 > mid 17-20 > top 25-26
-// untested: top 2 top 25-26 > mid 17-18 > leaf 10 12 > mid 17-20 > top 25-26
-// untested: top 1 top 25-26 > mid 17-18 > leaf 10-11 > mid 17-20 > top 25-26
+// ips: top 2 top 25-26 > mid 17-18 > leaf 10-11 [10:T] > mid 17-18 20 [18:F] > top 25-26
+// ips: top 2 top 25-26 > mid 17-18 > leaf 10 12 [10:F] > mid 17-20 [18:T] > top 25-26
+// ips: top 2 top 25-26 > mid 17-18 > leaf 10 12 [10:F] > mid 17-18 20 [18:F] > top 25-26
+// ips: top 1 top 25-26 > mid 17-18 > leaf 10-11 [10:T] > mid 17-20 [18:T] > top 25-26
+// untested: top 2 top 25-26 > mid 17-18 > leaf 10 12 [10:F] > mid 17-20 [18:T] > top 25-26
+// untested: top 1 top 25-26 > mid 17-18 > leaf 10-11 [10:T] > mid 17-20 [18:T] > top 25-26

@@ -37,10 +37,10 @@ int main (int argc, char **argv)
 }
 // train: 3
 // ref: 7
-// ips: foo 2 foo 18-20 23-24 > bar 10 13 > foo 23-24 26
-// ips: foo 2 foo 18-19 22-24 > bar 10 13 > foo 23-24 26
-// ips: foo 1 foo 18-20 23-24 > bar 10-11 > foo 23-26
-// ips: foo 1 foo 18-19 22-24 > bar 10-11 > foo 23-26
-// ips: foo 1 foo 18-19 22-24 > bar 10-11 > foo 23-24 26
-// untested: foo 1 foo 18-20 23-24 > bar 10-11 > foo 23-26
-// untested: foo 1 foo 18-19 22-24 > bar 10-11 > foo 23-26
+// ips: foo 2 foo 18-20 23-24 [19:T] > bar 10 13 [10:F] > foo 23-24 26 [24:F]
+// ips: foo 2 foo 18-19 22-24 [19:F] > bar 10 13 [10:F] > foo 23-24 26 [24:F]
+// ips: foo 1 foo 18-20 23-24 [19:T] > bar 10-11 [10:T] > foo 23-26 [24:T]
+// ips: foo 1 foo 18-19 22-24 [19:F] > bar 10-11 [10:T] > foo 23-26 [24:T]
+// ips: foo 1 foo 18-19 22-24 [19:F] > bar 10-11 [10:T] > foo 23-24 26 [24:F]
+// untested: foo 1 foo 18-20 23-24 [19:T] > bar 10-11 [10:T] > foo 23-26 [24:T]
+// untested: foo 1 foo 18-19 22-24 [19:F] > bar 10-11 [10:T] > foo 23-26 [24:T]

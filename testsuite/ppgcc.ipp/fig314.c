@@ -44,15 +44,15 @@ int main (int argc, char **argv)
 // train: 3
 // ref: 7
 // dups-clone: bar 1
-// ips: foo1 3 foo1 20-21 > bar 11 14-15 > foo1 20-21 23
-// ips: foo1 2 foo1 20-21 > bar 11 14-15 > foo1 20-23
-// ips: foo1 1 foo1 20-21 > bar 11-12 15 > foo1 20-23
-// ips: foo1 1 foo1 20-21 > bar 11-12 15 > foo1 20-21 23
-// ips: foo2 2 foo2 28-32 > bar 11 14-15 > foo2 31-32
-// ips: foo2 2 foo2 28-29 31-32 > bar 11-12 15 > foo2 31-32
-// ips: foo2 2 foo2 28-29 31-32 > bar 11 14-15 > foo2 31-32
-// ips: foo2 1 foo2 28-32 > bar 11-12 15 > foo2 31-32
-// untested: foo1 1 foo1 20-21 > bar 11-12 15 > foo1 20-23
-// untested: foo1 1 foo1 20-21 > bar 11-12 15 > foo1 20-21 23
-// untested: foo2 2 foo2 28-29 31-32 > bar 11-12 15 > foo2 31-32
-// untested: foo2 1 foo2 28-32 > bar 11-12 15 > foo2 31-32
+// ips: foo1 3 foo1 20-21 > bar 11 14-15 [11:F] > foo1 20-21 23 [21:F]
+// ips: foo1 2 foo1 20-21 > bar 11 14-15 [11:F] > foo1 20-23 [21:T]
+// ips: foo1 1 foo1 20-21 > bar 11-12 15 [11:T] > foo1 20-23 [21:T]
+// ips: foo1 1 foo1 20-21 > bar 11-12 15 [11:T] > foo1 20-21 23 [21:F]
+// ips: foo2 2 foo2 28-32 [29:T] > bar 11 14-15 [11:F] > foo2 31-32
+// ips: foo2 2 foo2 28-29 31-32 [29:F] > bar 11-12 15 [11:T] > foo2 31-32
+// ips: foo2 2 foo2 28-29 31-32 [29:F] > bar 11 14-15 [11:F] > foo2 31-32
+// ips: foo2 1 foo2 28-32 [29:T] > bar 11-12 15 [11:T] > foo2 31-32
+// untested: foo1 1 foo1 20-21 > bar 11-12 15 [11:T] > foo1 20-23 [21:T]
+// untested: foo1 1 foo1 20-21 > bar 11-12 15 [11:T] > foo1 20-21 23 [21:F]
+// untested: foo2 2 foo2 28-29 31-32 [29:F] > bar 11-12 15 [11:T] > foo2 31-32
+// untested: foo2 1 foo2 28-32 [29:T] > bar 11-12 15 [11:T] > foo2 31-32

@@ -44,7 +44,7 @@ int main (int argc, char **argv)
 }
 // train: 3
 // ref: 7 x
-// ips: apply 3 apply 28-29 > twice 11 13 > apply 28-29 31
-// ips: apply 2 apply 28-29 > thrice 18 > apply 28-29 31
-// ips: apply 2 28-29 28-31
-// untested: apply 2 28-29 28-31
+// ips: apply 3 apply 28-29 > twice 11 13 [11:F] > apply 28-29 31 [29:F]
+// ips: apply 2 apply 28-29 > thrice 18 > apply 28-29 31 [29:F]
+// ips: apply 2 28-29 28-31 [29:T]
+// untested: apply 2 28-29 28-31 [29:T]

@@ -31,9 +31,9 @@ int main (int argc, char **argv)
 }
 // train: 3
 // ref: 7
-// ips: foo 4 foo 17-18 > sum 9-11 (break)
-// ips: foo 3 foo 17-18 > sum 9-10 12 > foo 17-18 20
-// ips: foo 2 (cont) sum 10-11 (break)
-// ips: foo 2 (cont) sum 10 12 > foo 17-20
-// ips: foo 2 (cont) sum 10 12 > foo 17-18 20
+// ips: foo 4 foo 17-18 > sum 9-11 [10:T] (break)
+// ips: foo 3 foo 17-18 > sum 9-10 12 [10:F] > foo 17-18 20 [18:F]
+// ips: foo 2 (cont) sum 10-11 [10:T] (break)
+// ips: foo 2 (cont) sum 10 12 [10:F] > foo 17-20 [18:T]
+// ips: foo 2 (cont) sum 10 12 [10:F] > foo 17-18 20 [18:F]
 // untested-none: foo

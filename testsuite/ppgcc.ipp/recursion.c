@@ -20,10 +20,10 @@ int main (int argc, char **argv)
 }
 // train: 3
 // ref: 6
-// ips: fact 2 fact 10 12 > fact 10 12 > fact 12
-// ips: fact 1 fact 10 12 > fact 10-11 > fact 12
+// ips: fact 2 fact 10 12 [10:F] > fact 10 12 [10:F] > fact 12
+// ips: fact 1 fact 10 12 [10:F] > fact 10-11 [10:T] > fact 12
 // untested-none: fact
 // The training run (n = 3) never returned at once from the copy (n <= 1
 // there): its own segment profile says so, the over-approximation from
 // fact's intraprocedural paths does not.
-// untested-exact: fact 1 fact 10 12 > fact 10-11 > fact 12
+// untested-exact: fact 1 fact 10 12 [10:F] > fact 10-11 [10:T] > fact 12

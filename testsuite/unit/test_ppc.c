@@ -634,6 +634,91 @@ test_malformed (void)
 #undef ROOT
 }
 
+/* Whether the LEN bytes at BUF (no terminating NUL) contain S.  */
+static int
+contains (const char *buf, size_t len, const char *s)
+{
+  size_t n = strlen (s);
+  for (size_t i = 0; i + n <= len; i++)
+    if (!memcmp (buf + i, s, n))
+      return 1;
+  return 0;
+}
+
+static void
+add_object (ppc_profile *p, const char *name, const char *path,
+            const char *id)
+{
+  p->objects = realloc (p->objects, (p->nobjects + 1) * sizeof *p->objects);
+  p->objects[p->nobjects++]
+      = (ppc_object){ strdup (name), strdup (path), strdup (id) };
+}
+
+/* The objects of the call sites: optional records after the nodes, read
+   back as written; a file without them (before they existed) reads with
+   none; a merge keeps one per name, the later one's path and build id.  */
+static void
+test_objects (void)
+{
+  ppc_profile p, q;
+  const char *why;
+  size_t len;
+  sample_profile (&p);
+  add_object (&p, "prog", "/home/me/dir with space/prog", "0a1b");
+  add_object (&p, "libx.so", "/usr/lib/libx.so", "");
+  char *buf = encode (&p, &len);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (buf);
+  CU_ASSERT (contains (buf, len, "\nobjects 2\nobject \"prog\" "
+                      "\"/home/me/dir with space/prog\" \"0a1b\"\n"
+                      "object \"libx.so\" \"/usr/lib/libx.so\" \"\"\nend "));
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (q.nobjects, 2);
+  CU_ASSERT_STRING_EQUAL (q.objects[0].name, "prog");
+  CU_ASSERT_STRING_EQUAL (q.objects[0].path, "/home/me/dir with space/prog");
+  CU_ASSERT_STRING_EQUAL (q.objects[0].build_id, "0a1b");
+  CU_ASSERT_STRING_EQUAL (q.objects[1].build_id, "");
+  CU_ASSERT_EQUAL (q.nnodes, p.nnodes);
+  free (buf);
+
+  /* merged with a later run of a rebuilt prog and another object */
+  ppc_profile r;
+  sample_profile (&r);
+  add_object (&r, "prog", "/elsewhere/prog", "ffff");
+  add_object (&r, "liby.so", "/usr/lib/liby.so", "01");
+  CU_ASSERT_EQUAL_FATAL (ppc_merge (&q, &r, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (q.nobjects, 3);
+  CU_ASSERT_STRING_EQUAL (q.objects[0].path, "/elsewhere/prog");
+  CU_ASSERT_STRING_EQUAL (q.objects[0].build_id, "ffff");
+  CU_ASSERT_STRING_EQUAL (q.objects[1].name, "libx.so");
+  CU_ASSERT_STRING_EQUAL (q.objects[2].name, "liby.so");
+  ppc_free (&q);
+  ppc_free (&r);
+
+  /* without objects, nothing is written: the file is as before */
+  ppc_free (&p);
+  sample_profile (&p);
+  buf = encode (&p, &len);
+  CU_ASSERT (!contains (buf, len, "objects"));
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL (q.nobjects, 0);
+  CU_ASSERT_PTR_NULL (q.objects);
+  ppc_free (&q);
+  ppc_free (&p);
+  free (buf);
+
+#define FN "functions 1\nfn 0 \"f\" 1 0 4 \"t.c\" \"\"\n"
+#define NODES "nodes 2\nnode 0 - - \"\" 0 0 0\nnode 1 0 0 \"p+0x5\" 1 0 0\n"
+  expect_sealed_reject (HEAD FN NODES "objects 2\nobject \"p\" \"/p\" \"\"\n"
+                        "object \"p\" \"/q\" \"\"\n",
+                        "line 12: object named twice");
+  expect_sealed_reject (HEAD FN NODES "objects 1\nobject \"p\" \"/p\"\n",
+                        "line 11: missing field");
+  expect_sealed_reject (HEAD FN NODES "objects 1\n",
+                        "line 10: count larger than the file");
+#undef FN
+#undef NODES
+}
+
 void
 pp_add_ppc_tests (void)
 {
@@ -648,4 +733,5 @@ pp_add_ppc_tests (void)
   CU_add_test (s, "truncated files", test_truncated);
   CU_add_test (s, "corrupted files", test_corrupted);
   CU_add_test (s, "malformed files", test_malformed);
+  CU_add_test (s, "objects of the call sites", test_objects);
 }

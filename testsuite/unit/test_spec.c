@@ -386,6 +386,142 @@ test_keywords_as_names (void)
   pp_spec_free (s);
 }
 
+/* Branch fields (for reports): `cond LINE [COL]` on a node, `true`,
+   `false`, `case STRING` on an edge.  Metadata without them (what older
+   ppgcc wrote) reads as before, with no branch information, and the
+   checksum does not depend on them.  */
+static void
+test_branches (void)
+{
+  static const char *with
+      = "function f\n"
+        "entry bb0\n"
+        "exit bb1\n"
+        "node bb2 line 1 2 cond 2 9\n"
+        "node bb3 line 3 3 cond 3\n"
+        "node bb4 cond 7 5\n"
+        "edge bb0 bb2\n"
+        "edge bb2 bb3 true\n"
+        "edge bb2 bb4 false\n"
+        "edge bb3 bb1 abnormal weight 4 true\n"
+        "edge bb3 bb4 false\n"
+        "edge bb4 bb1 case \"1...3\"\n"
+        "edge bb4 bb5 case \"\"\n"
+        "edge bb4 bb6 weight 2 case \"default\"\n"
+        "edge bb5 bb1\n"
+        "edge bb6 bb1\n";
+  static const char *without
+      = "function f\n"
+        "entry bb0\n"
+        "exit bb1\n"
+        "node bb2 line 1 2\n"
+        "node bb3 line 3 3\n"
+        "node bb4\n"
+        "edge bb0 bb2\n"
+        "edge bb2 bb3\n"
+        "edge bb2 bb4\n"
+        "edge bb3 bb1 abnormal weight 4\n"
+        "edge bb3 bb4\n"
+        "edge bb4 bb1\n"
+        "edge bb4 bb5\n"
+        "edge bb4 bb6 weight 2\n"
+        "edge bb5 bb1\n"
+        "edge bb6 bb1\n";
+  pp_spec *a = parse (with), *b = parse (without);
+  CU_ASSERT_FATAL (a != NULL && b != NULL);
+  const pp_graph *g = a->fns[0].graph, *h = b->fns[0].graph;
+  CU_ASSERT_EQUAL_FATAL (pp_graph_num_edges (g), 10);
+  unsigned line = 99, col = 99, first, last;
+  pp_graph_node_cond (g, pp_graph_find_node (g, "bb2"), &line, &col);
+  CU_ASSERT_EQUAL (line, 2);
+  CU_ASSERT_EQUAL (col, 9);
+  pp_graph_node_lines (g, pp_graph_find_node (g, "bb2"), &first, &last);
+  CU_ASSERT_EQUAL (first, 1);
+  CU_ASSERT_EQUAL (last, 2);
+  pp_graph_node_cond (g, pp_graph_find_node (g, "bb3"), &line, &col);
+  CU_ASSERT_EQUAL (line, 3);
+  CU_ASSERT_EQUAL (col, 0);
+  pp_graph_node_cond (g, pp_graph_find_node (g, "bb4"), &line, &col);
+  CU_ASSERT_EQUAL (line, 7);
+  CU_ASSERT_EQUAL (col, 5);
+  pp_graph_node_lines (g, pp_graph_find_node (g, "bb4"), &first, &last);
+  CU_ASSERT_EQUAL (first, 0);
+  pp_graph_node_cond (g, pp_graph_find_node (g, "bb0"), &line, &col);
+  CU_ASSERT_EQUAL (line, 0);
+  static const int kinds[10] = {
+    PP_BRANCH_NONE, PP_BRANCH_TRUE, PP_BRANCH_FALSE, PP_BRANCH_TRUE,
+    PP_BRANCH_FALSE, PP_BRANCH_CASE, PP_BRANCH_CASE, PP_BRANCH_CASE,
+    PP_BRANCH_NONE, PP_BRANCH_NONE
+  };
+  for (int e = 0; e < 10; e++)
+    {
+      const char *text = "x";
+      CU_ASSERT_EQUAL (pp_graph_edge_branch (g, e, &text), kinds[e]);
+      if (e == 5)
+        {
+          CU_ASSERT_STRING_EQUAL (text, "1...3");
+        }
+      else if (e == 7)
+        {
+          CU_ASSERT_STRING_EQUAL (text, "default");
+        }
+      else
+        {
+          CU_ASSERT_PTR_NULL (text); /* case "": too many labels */
+        }
+      CU_ASSERT_EQUAL (pp_graph_edge_branch (h, e, NULL), PP_BRANCH_NONE);
+    }
+  /* the other options still apply */
+  CU_ASSERT_EQUAL (pp_graph_edge_flags (g, 3), PP_EDGE_ABNORMAL);
+  CU_ASSERT_DOUBLE_EQUAL (pp_graph_edge_weight (g, 3), 4.0, 0.0);
+  CU_ASSERT_DOUBLE_EQUAL (pp_graph_edge_weight (g, 7), 2.0, 0.0);
+  /* old metadata: no condition anywhere */
+  for (int v = 0; v < pp_graph_num_nodes (h); v++)
+    {
+      pp_graph_node_cond (h, v, &line, &col);
+      CU_ASSERT_EQUAL (line, 0);
+      CU_ASSERT_EQUAL (col, 0);
+    }
+  CU_ASSERT_EQUAL (pp_graph_checksum (g), pp_graph_checksum (h));
+  pp_spec_free (a);
+  pp_spec_free (b);
+
+  /* the new keywords are names where a name is expected */
+  pp_spec *k = parse ("entry true\n"
+                      "exit case\n"
+                      "node cond cond 4 2\n"
+                      "edge true cond\n"
+                      "edge cond false true\n"
+                      "edge cond case false\n"
+                      "edge false case case \"0\"\n");
+  CU_ASSERT_FATAL (k != NULL);
+  g = k->fns[0].graph;
+  CU_ASSERT_STRING_EQUAL (node_names (g), "true case cond false");
+  CU_ASSERT_STRING_EQUAL (edge_list (g),
+                          "true>cond cond>false cond>case false>case");
+  CU_ASSERT_EQUAL (pp_graph_edge_branch (g, 0, NULL), PP_BRANCH_NONE);
+  CU_ASSERT_EQUAL (pp_graph_edge_branch (g, 1, NULL), PP_BRANCH_TRUE);
+  CU_ASSERT_EQUAL (pp_graph_edge_branch (g, 2, NULL), PP_BRANCH_FALSE);
+  CU_ASSERT_EQUAL (pp_graph_edge_branch (g, 3, NULL), PP_BRANCH_CASE);
+  pp_graph_node_cond (g, 2, &line, &col);
+  CU_ASSERT_EQUAL (line, 4);
+  CU_ASSERT_EQUAL (col, 2);
+  pp_spec_free (k);
+
+  EXPECT_ERROR ("node a cond\n", "t.graph:1:12: syntax error, unexpected "
+                "end of line, expecting number");
+  EXPECT_ERROR ("node a cond 1 2 line 3\n", "t.graph:1:17: syntax error, "
+                "unexpected 'line', expecting end of line");
+  EXPECT_ERROR ("edge a b case\n", "t.graph:1:14: syntax error, "
+                "unexpected end of line, expecting string");
+  EXPECT_ERROR ("edge a b case 3\n", "t.graph:1:15: syntax error, "
+                "unexpected number, expecting string");
+  EXPECT_ERROR ("edge a b true false\n", "t.graph:1:15: syntax error, "
+                "unexpected 'false', expecting end of line");
+  EXPECT_ERROR ("edge a b true abnormal\n", "t.graph:1:15: syntax error, "
+                "unexpected 'abnormal', expecting end of line");
+}
+
 /* A big function: the name table must scale (and keep the order).  */
 static void
 test_large (void)
@@ -539,20 +675,22 @@ test_syntax_errors (void)
   EXPECT_ERROR ("edge a\n", "t.graph:1:7: syntax error, unexpected end of "
                 "line, expecting name");
   EXPECT_ERROR ("edge a b foo\n", "t.graph:1:10: syntax error, unexpected "
-                "name 'foo', expecting end of line, 'abnormal' or 'weight'");
+                "name 'foo', expecting end of line, 'abnormal', 'weight', "
+                "'true', 'false' or 'case'");
   EXPECT_ERROR ("edge a b weight abnormal\n", "t.graph:1:17: syntax error, "
                 "unexpected 'abnormal', expecting number");
   EXPECT_ERROR ("edge a b weight 1 abnormal\n", "t.graph:1:19: syntax "
-                "error, unexpected 'abnormal', expecting end of line");
+                "error, unexpected 'abnormal', expecting end of line, "
+                "'true', 'false' or 'case'");
   EXPECT_ERROR ("edge a b abnormal abnormal\n", "t.graph:1:19: syntax "
-                "error, unexpected 'abnormal', expecting end of line or "
-                "'weight'");
+                "error, unexpected 'abnormal', expecting end of line, "
+                "'weight', 'true', 'false' or 'case'");
   EXPECT_ERROR ("node a line\n", "t.graph:1:12: syntax error, unexpected "
                 "end of line, expecting number");
   EXPECT_ERROR ("node a line 1 2 3\n", "t.graph:1:17: syntax error, "
-                "unexpected number, expecting end of line");
+                "unexpected number, expecting end of line or 'cond'");
   EXPECT_ERROR ("node a lines 1\n", "t.graph:1:8: syntax error, unexpected "
-                "'lines', expecting end of line or 'line'");
+                "'lines', expecting end of line, 'line' or 'cond'");
   EXPECT_ERROR ("checksum\n", "t.graph:1:9: syntax error, unexpected end of "
                 "line, expecting number");
   EXPECT_ERROR ("max_paths x\n", "t.graph:1:11: syntax error, unexpected "
@@ -717,6 +855,8 @@ pp_add_spec_tests (void)
   CU_add_test (s, "decimal and hex numbers", test_numbers);
   CU_add_test (s, "strings and escapes", test_strings);
   CU_add_test (s, "keywords as names", test_keywords_as_names);
+  CU_add_test (s, "branch fields, and metadata without them",
+               test_branches);
   CU_add_test (s, "20000 nodes", test_large);
   CU_add_test (s, "files", test_parse_file);
   CU_add_test (s, "lexical errors", test_lexical_errors);
