@@ -39,7 +39,7 @@ static const char *nearest_command (const char *cmd);
 static void
 usage (FILE *out)
 {
-  fputs ("usage: ppprof report [--top N] [--function F] [--json] "
+  fputs ("usage: ppprof report [--top N] [--function F] [--file S] [--json] "
          "[FILES|DIRS]\n"
          "       ppprof merge -o OUT FILES|DIRS...\n"
          "       ppprof dot --function F [--svg] [FILES|DIRS]\n"
@@ -93,6 +93,9 @@ usage (FILE *out)
          "percent, over\n"
          "all paths and per function (e.g. a Hot Path Table build against "
          "a complete one).\n"
+         "--file S (report, residual, annotate, lcov, dot): only the "
+         "functions of source\n"
+         "files whose path ends with S (\"cJSON.c\", \"src/util.c\").\n"
          "A path through a callee (-fprofile-paths-ipp) prints by "
          "function: foo 5-7 > bar\n"
          "12-13 15 > foo 7-8 (foo's lines, bar's, foo's again); --json "
@@ -219,7 +222,7 @@ run (int argc, char **argv, char **files)
       return 0;
     }
   const char *cmd = argv[1], *only = NULL, *out = NULL, *metric = NULL;
-  const char *path_id = NULL;
+  const char *path_id = NULL, *only_file = NULL;
   long top = 20, paths = 0;
   double min_percent = 0;
   int json = 0, svg = 0, fail_on_new = 0, subtract = 0, cct_only = 0;
@@ -240,6 +243,8 @@ run (int argc, char **argv, char **files)
         metric = argv[++i];
       else if (!strcmp (a, "--path") && i + 1 < argc)
         path_id = argv[++i];
+      else if (!strcmp (a, "--file") && i + 1 < argc)
+        only_file = argv[++i];
       else if (!strcmp (a, "--paths") && i + 1 < argc)
         {
           const char *v = argv[++i];
@@ -289,6 +294,7 @@ run (int argc, char **argv, char **files)
                && (!strcmp (a, "--top") || !strcmp (a, "--function")
                    || !strcmp (a, "-o") || !strcmp (a, "--metric")
                    || !strcmp (a, "--path") || !strcmp (a, "--paths")
+                   || !strcmp (a, "--file")
                    || !strcmp (a, "--min-percent")))
         {
           fprintf (stderr, "ppprof: %s needs a value\n", a);
@@ -345,6 +351,13 @@ run (int argc, char **argv, char **files)
       || (is_annotate && out))
     {
       usage (stderr);
+      return 1;
+    }
+  if (only_file && !is_report && !is_residual && !is_annotate && !is_lcov
+      && !is_dot)
+    {
+      fprintf (stderr, "ppprof: --file goes with report, residual, "
+               "annotate, lcov and dot\n");
       return 1;
     }
   if (is_html && !out)
@@ -411,10 +424,18 @@ run (int argc, char **argv, char **files)
       return 2;
     }
   int rc;
+  set.only_file = only_file;
   if (is_merge)
     rc = merge (&set, out);
   else if (pp_profile_set_analyse (&set) < 0)
     rc = 2;
+  else if (only_file && set.num_fns == 0)
+    {
+      fprintf (stderr, "ppprof: --file %s: no profiled function of a source "
+               "file named so (%d of other files)\n", only_file,
+               set.num_other_files);
+      rc = 2;
+    }
   else if (is_residual)
     rc = ppprof_residual (&set, only, json, fail_on_new);
   else if (is_annotate)

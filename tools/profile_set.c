@@ -357,6 +357,64 @@ pp_report_path_free (pp_report_path *p)
 
 /* Functions are identified by name, source file and checksum: the same
    static inline function compiled into several objects adds up.  */
+/* PATH without "." components and "dir/.." pairs, in place
+   ("tests/../cJSON.c" is "cJSON.c"; a leading "../" stays): how the
+   reports name a source file (issue 18).  Lexical: a symbolic link
+   named before ".." is taken as a directory.  */
+static void
+clean_path (char *path)
+{
+  char *out = path, *in = path;
+  int absolute = *in == '/';
+  if (absolute)
+    out++, in++;
+  char *start = out; /* the first component */
+  for (int last = !*in; !last;)
+    {
+      char *end = strchr (in, '/');
+      size_t len = end ? (size_t) (end - in) : strlen (in);
+      /* Writing '/' after the last component may overwrite the '\0'.  */
+      last = end == NULL || !end[1];
+      if (len == 0 || (len == 1 && in[0] == '.'))
+        ;
+      else if (len == 2 && in[0] == '.' && in[1] == '.' && out > start
+               && !(out - start >= 3 && !strncmp (out - 3, "../", 3)
+                    && (out - 3 == start || out[-4] == '/')))
+        {
+          /* Drop the last component written.  */
+          out--; /* its '/' */
+          while (out > start && out[-1] != '/')
+            out--;
+        }
+      else if (len == 2 && in[0] == '.' && in[1] == '.' && absolute)
+        ; /* "/.." is "/" */
+      else
+        {
+          memmove (out, in, len);
+          out += len;
+          *out++ = '/';
+        }
+      if (!last)
+        in += len + 1;
+    }
+  if (out > start)
+    out--; /* the last '/' */
+  *out = '\0';
+  if (out == path && !absolute)
+    strcpy (path, ".");
+}
+
+/* Whether source FILE is named by WANT: FILE ends with it, at a '/'.  */
+static int
+file_matches (const char *file, const char *want)
+{
+  if (!file)
+    return 0;
+  size_t n = strlen (file), m = strlen (want);
+  return m && n >= m && !strcmp (file + n - m, want)
+         && (n == m || file[n - m - 1] == '/' || want[0] == '/');
+}
+
 static pp_report_fn *
 find_or_add (pp_profile_set *set, const ppd_fn *f, pp_spec *spec,
              const char *profile)
@@ -572,6 +630,15 @@ pp_profile_set_analyse (pp_profile_set *set)
                      spec ? "no graph" : err);
             pp_spec_free (spec);
             return -1;
+          }
+        if (spec->fns[0].file)
+          clean_path (spec->fns[0].file);
+        if (set->only_file && !file_matches (spec->fns[0].file,
+                                             set->only_file))
+          {
+            set->num_other_files++;
+            pp_spec_free (spec);
+            continue;
           }
         pp_report_fn *fn = find_or_add (set, f, spec, set->profile_names[p]);
         if (add_counts (fn, f) < 0)

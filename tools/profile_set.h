@@ -81,6 +81,10 @@ typedef struct
   pp_report_fn *fns;
   int num_fns;
   uint64_t total;
+  /* --file F: analyse only the functions of source files whose path ends
+     with F (a whole component: "cJSON.c" or "lib/cJSON.c"); NULL: all.  */
+  const char *only_file;
+  int num_other_files;     /* functions left out by only_file */
 } pp_profile_set;
 
 /* Loads the .ppd files named (directories are searched recursively; no

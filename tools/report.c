@@ -308,10 +308,21 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
   printf ("%s%" PRIu64 " path executions%s\n\n",
           saturated ? "at least " : "", total,
           saturated ? " (counts saturated at 2^64-1)" : "");
-  printf ("%12s %*s  %-24s %s\n", "count", share_width, "share", "function",
-          "path (source lines; (cont): starts after a back edge or a "
-          "restart, (break): ends at one, or in a noreturn call)");
-  for (int i = 0; i < n && (top <= 0 || i < top); i++)
+  /* The function column as wide as the longest name shown (at least 24,
+     at most 60: a longer name shifts its own row only).  */
+  int shown = top > 0 && top < n ? (int) top : n;
+  int name_width = 24, marks = 0;
+  for (int i = 0; i < shown; i++)
+    {
+      int len = (int) strlen (all[i].fn->name);
+      if (len > name_width)
+        name_width = len < 60 ? len : 60;
+      marks |= all[i].path->starts_at_back_edge
+               || all[i].path->ends_at_back_edge;
+    }
+  printf ("%12s %*s  %-*s %s\n", "count", share_width, "share", name_width,
+          "function", "path (source lines [branches taken])");
+  for (int i = 0; i < shown; i++)
     {
       const pp_report_path *p = all[i].path;
       if (saturated)
@@ -319,10 +330,13 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
       else
         printf ("%12" PRIu64 " %6.2f%%", p->count,
                 total ? 100.0 * (double) p->count / (double) total : 0.0);
-      printf ("  %-24s %s: ", all[i].fn->name, all[i].fn->file);
+      printf ("  %-*s %s: ", name_width, all[i].fn->name, all[i].fn->file);
       print_path (stdout, p);
       printf ("\n");
     }
+  if (marks)
+    printf ("(cont): the path starts after a back edge or a restart; "
+            "(break): it ends at one,\nor in a noreturn call.\n");
   for (int i = 0; i < set->num_fns; i++)
     {
       if (set->fns[i].flags & 2u)
