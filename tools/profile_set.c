@@ -139,14 +139,23 @@ add_line (unsigned **lines, int *n, unsigned line)
   (*lines)[(*n)++] = line;
 }
 
-/* A node's first and last line (0: none) into a line list.  */
+/* A node's first and last line (0: none) into a line list, and as a
+   pair into a span list (issue 18: a block's inner lines are on the path;
+   a list of its first and last alone reads as if they were not).  */
 static void
-add_node_lines (const pp_graph *g, int node, unsigned **lines, int *n)
+add_node_lines (const pp_graph *g, int node, unsigned **lines, int *n,
+                unsigned **spans, int *nspans)
 {
   unsigned first, last;
   pp_graph_node_lines (g, node, &first, &last);
   add_line (lines, n, first);
   add_line (lines, n, last);
+  if (!first)
+    return;
+  *spans = realloc (*spans, (*nspans + 1) * 2 * sizeof **spans);
+  (*spans)[2 * *nspans] = first;
+  (*spans)[2 * *nspans + 1] = last ? last : first;
+  ++*nspans;
 }
 
 /* The length of the "CALLEE:S" prefix of supergraph node NAME: the
@@ -211,7 +220,8 @@ add_segments (const pp_report_fn *fn, pp_report_path *p, const int *nodes,
       const char *name = pp_graph_node_name (g, nodes[k]);
       if (!s || !same_copy (pp_graph_node_name (g, nodes[k - 1]), name))
         s = start_segment (fn, p, name);
-      add_node_lines (g, nodes[k], &s->lines, &s->num_lines);
+      add_node_lines (g, nodes[k], &s->lines, &s->num_lines, &s->spans,
+                      &s->num_spans);
       seg[k] = p->num_segments - 1;
     }
   /* a branch belongs to the segment of the condition's block (a path's
@@ -325,7 +335,8 @@ pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p)
   int n = path_nodes (fn, p, edges, len, nodes);
   const pp_graph *g = fn->spec->fns[0].graph;
   for (int k = 0; k < n; k++)
-    add_node_lines (g, nodes[k], &p->lines, &p->num_lines);
+    add_node_lines (g, nodes[k], &p->lines, &p->num_lines, &p->spans,
+                    &p->num_spans);
   pp_report_branch b;
   for (int k = 0; k < len; k++)
     if (branch_of (fn, edges[k], &b))
@@ -344,15 +355,18 @@ pp_report_path_free (pp_report_path *p)
     {
       free (p->segments[s].function);
       free (p->segments[s].lines);
+      free (p->segments[s].spans);
       free (p->segments[s].branches);
     }
   free (p->segments);
   free (p->lines);
+  free (p->spans);
   free (p->branches);
   p->segments = NULL;
   p->lines = NULL;
+  p->spans = NULL;
   p->branches = NULL;
-  p->num_segments = p->num_lines = p->num_branches = 0;
+  p->num_segments = p->num_lines = p->num_branches = p->num_spans = 0;
 }
 
 /* Functions are identified by name, source file and checksum: the same

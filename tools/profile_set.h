@@ -32,6 +32,9 @@ typedef struct
   unsigned *lines;   /* its source lines (in the function's own source
                         file), no repeats in a row */
   int num_lines;
+  unsigned *spans;   /* each block's first and last line, in pairs: the
+                        lines inside a block are on the path too */
+  int num_spans;     /* pairs */
   pp_report_branch *branches; /* the conditions in it, in path order */
   int num_branches;
 } pp_report_segment;
@@ -40,8 +43,12 @@ typedef struct
 {
   pp_pathid id;
   uint64_t count;
-  unsigned *lines;   /* source lines along the path, no repeats in a row */
+  unsigned *lines;   /* source lines along the path, no repeats in a row:
+                        each block's first and last */
   int num_lines;
+  unsigned *spans;   /* each block's first and last line, in pairs: what
+                        the text shows (4-9: lines 5 to 8 too) */
+  int num_spans;     /* pairs */
   pp_report_branch *branches;  /* the conditions on it, in path order */
   int num_branches;
   int interprocedural;         /* from a PP_FN_IPP record: segments set */

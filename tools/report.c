@@ -14,23 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Consecutive lines as ranges: 3 4 5 9 -> 3-5 9.  */
-static void
-print_line_list (FILE *out, const unsigned *lines, int n)
-{
-  for (int i = 0; i < n;)
-    {
-      int j = i;
-      while (j + 1 < n && lines[j + 1] == lines[j] + 1)
-        j++;
-      if (j > i)
-        fprintf (out, "%s%u-%u", i ? " " : "", lines[i], lines[j]);
-      else
-        fprintf (out, "%s%u", i ? " " : "", lines[i]);
-      i = j + 1;
-    }
-}
-
 /* One condition and the way taken: 12:T, 12:9:F (the column when
    another condition is on line 12), 30:=3 (a switch's case 3), 30:->41
    (a case with too many labels to list: the line it goes to).  */
@@ -65,10 +48,59 @@ print_branches (FILE *out, const pp_report_branch *b, int n)
     fputc (']', out);
 }
 
+/* SPANS (N first-last pairs, in path order) merged where they touch or
+   overlap going forward, as ranges: (3,4) (6,9) (10,10) (13,13) ->
+   {3,4} {6,10} {13,13}.  Calls EMIT (the range, CTX) for each; returns
+   how many.  A block's lines between its first and last are its own, so
+   they are on the path (issue 18: "4-5 7 10" read as if 8 and 9 were
+   not).  */
+static int
+merge_spans (const unsigned *spans, int n,
+             void (*emit) (void *ctx, int i, unsigned a, unsigned b),
+             void *ctx)
+{
+  int count = 0;
+  unsigned a = 0, b = 0;
+  for (int k = 0; k < n; k++)
+    {
+      unsigned first = spans[2 * k], last = spans[2 * k + 1];
+      if (last < first) /* out of source order: its two lines alone */
+        {
+          if (a)
+            emit (ctx, count++, a, b);
+          emit (ctx, count++, first, first);
+          a = b = last;
+          continue;
+        }
+      if (a && first >= a && first <= b + 1)
+        {
+          if (last > b)
+            b = last;
+          continue;
+        }
+      if (a)
+        emit (ctx, count++, a, b);
+      a = first;
+      b = last;
+    }
+  if (a)
+    emit (ctx, count++, a, b);
+  return count;
+}
+
+static void
+emit_text_range (void *ctx, int i, unsigned a, unsigned b)
+{
+  if (a == b)
+    fprintf (ctx, "%s%u", i ? " " : "", a);
+  else
+    fprintf (ctx, "%s%u-%u", i ? " " : "", a, b);
+}
+
 void
 print_lines (FILE *out, const pp_report_path *p)
 {
-  print_line_list (out, p->lines, p->num_lines);
+  merge_spans (p->spans, p->num_spans, emit_text_range, out);
 }
 
 /* Whether P is printed by segment: it leaves the record's own code (an
@@ -88,8 +120,8 @@ print_segments (FILE *out, const pp_report_path *p)
     {
       const pp_report_segment *g = &p->segments[s];
       fprintf (out, "%s%s%s", s ? " > " : "", g->function,
-               g->num_lines ? " " : "");
-      print_line_list (out, g->lines, g->num_lines);
+               g->num_spans ? " " : "");
+      merge_spans (g->spans, g->num_spans, emit_text_range, out);
       print_branches (out, g->branches, g->num_branches);
     }
 }
@@ -117,11 +149,22 @@ print_path (FILE *out, const pp_report_path *p)
 }
 
 static void
-print_json_line_list (FILE *out, const unsigned *lines, int n)
+emit_json_range (void *ctx, int i, unsigned a, unsigned b)
+{
+  fprintf (ctx, "%s[%u, %u]", i ? ", " : "", a, b);
+}
+
+/* "lines": each block's first and last line, as before; "line_ranges":
+   every line on the path, as [first, last] ranges (what the text shows).  */
+static void
+print_json_line_list (FILE *out, const unsigned *lines, int n,
+                      const unsigned *spans, int nspans)
 {
   fprintf (out, "\"lines\": [");
   for (int l = 0; l < n; l++)
     fprintf (out, "%s%u", l ? ", " : "", lines[l]);
+  fprintf (out, "], \"line_ranges\": [");
+  merge_spans (spans, nspans, emit_json_range, out);
   fprintf (out, "]");
 }
 
@@ -165,7 +208,8 @@ print_json_segments (FILE *out, const pp_report_path *p)
       pp_json_string (out, p->segments[s].function);
       fprintf (out, ", ");
       print_json_line_list (out, p->segments[s].lines,
-                            p->segments[s].num_lines);
+                            p->segments[s].num_lines, p->segments[s].spans,
+                            p->segments[s].num_spans);
       fprintf (out, ", ");
       print_json_branches (out, p->segments[s].branches,
                            p->segments[s].num_branches);
@@ -177,7 +221,8 @@ print_json_segments (FILE *out, const pp_report_path *p)
 void
 print_json_lines (FILE *out, const pp_report_path *p)
 {
-  print_json_line_list (out, p->lines, p->num_lines);
+  print_json_line_list (out, p->lines, p->num_lines, p->spans,
+                        p->num_spans);
   fprintf (out, ", ");
   print_json_branches (out, p->branches, p->num_branches);
   if (p->interprocedural)
