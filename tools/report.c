@@ -48,9 +48,10 @@ print_branches (FILE *out, const pp_report_branch *b, int n)
     fputc (']', out);
 }
 
-/* SPANS (N first-last pairs, in path order) merged where they touch or
-   overlap going forward, as ranges: (3,4) (6,9) (10,10) (13,13) ->
-   {3,4} {6,10} {13,13}.  Calls EMIT (the range, CTX) for each; returns
+/* SPANS (N first-last pairs, in path order) merged where one goes on
+   from the line the other ends at or the next, as ranges: (3,4) (6,9)
+   (9,10) (13,13) -> {3,4} {6,10} {13,13}; (28,29) (28,31) stay apart
+   (the path comes back to line 28).  Calls EMIT (the range, CTX) for each; returns
    how many.  A block's lines between its first and last are its own, so
    they are on the path (issue 18: "4-5 7 10" read as if 8 and 9 were
    not).  */
@@ -72,7 +73,7 @@ merge_spans (const unsigned *spans, int n,
           a = b = last;
           continue;
         }
-      if (a && first >= a && first <= b + 1)
+      if (a && first >= b && first <= b + 1)
         {
           if (last > b)
             b = last;
