@@ -10,7 +10,8 @@
    when it writes profiles (never in a probe), except for the hash tables of
    very large functions, which come from mmap.  */
 #define _GNU_SOURCE
-#define PPD_API static __attribute__ ((unused))
+/* Hidden, not static: db_write.c writes .ppd segments with it too.  */
+#define PPD_API __attribute__ ((visibility ("hidden"), unused))
 /* Metadata stays packed in what the runtime writes (meta_pack.h).  */
 #define PP_KEEP_PACKED_META
 #include "ppd_codec.c"
@@ -29,6 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "db_write.h"
 #include "hashtable.h"
 #include "hpt.h"
 
@@ -588,6 +590,10 @@ __pp_dump (void)
                  u->ppd_path);
     }
   uint64_t sum_max = snaps && ok ? program_max (snaps, n) : 0;
+  /* PPGCC_PROFILE_DB: into the database, not beside the objects; when it
+     cannot be written, the counts stay for a later dump.  */
+  struct __pp_db_session db;
+  int in_db = snaps && ok ? __pp_db_begin (&db) : 1;
   i = 0;
   for (struct __pp_unit *u = atomic_load (&registered); u && snaps && ok;
        u = u->next, i++)
@@ -595,7 +601,9 @@ __pp_dump (void)
       snaps[i].sum_max = sum_max;
       if (ok[i] && !snaps[i].runs && nothing_new (&snaps[i]))
         ; /* its file has this run and all its counts */
-      else if (ok[i] && dump_unit (u, &snaps[i]) == 0)
+      else if (ok[i] && in_db >= 0
+               && (in_db == 0 ? __pp_db_write_unit (&db, u, &snaps[i])
+                              : dump_unit (u, &snaps[i])) == 0)
         {
           drain_counts (u, &snaps[i]);
           if (snaps[i].runs)
@@ -603,6 +611,8 @@ __pp_dump (void)
         }
       ppd_free (&snaps[i]);
     }
+  if (in_db == 0)
+    __pp_db_end (&db);
   free (snaps);
   free (ok);
   errno = saved;

@@ -15,6 +15,7 @@
      ppprof cct [--metric M] [--json] [--subtract-probes] [--paths N]
                 [--min-percent P] [FILE.ppc...]
      ppprof folded [--metric M] [--subtract-probes] [FILE.ppc...]
+     ppprof db SUBCOMMAND ...               (tools/db.c: the database)
 
    Exit status: 0 ok, 1 usage (or, with residual --fail-on-new, untested
    paths), 2 bad input, 3 residual --fail-on-new with nothing to check.  */
@@ -22,6 +23,7 @@
 
 #include "commands.h"
 #include "context.h"
+#include "db.h"
 
 #include "pp/rt_abi.h"
 
@@ -56,6 +58,8 @@ usage (FILE *out)
          "                  [--min-percent P] [FILE.ppc|DIRS]\n"
          "       ppprof folded [--metric M] [--subtract-probes] "
          "[FILE.ppc|DIRS]\n"
+         "       ppprof db epoch|list|report|residual|diff|merge|compact|dump "
+         "... (ppprof db --help)\n"
          "       ppprof report --metric M [--subtract-probes] [--top N] "
          "[--function F]\n"
          "                     [--json] [FILE.ppc|DIRS]\n"
@@ -216,6 +220,8 @@ run (int argc, char **argv, char **files)
       usage (argc < 2 ? stderr : stdout);
       return argc < 2 ? 1 : 0;
     }
+  if (!strcmp (argv[1], "db"))
+    return ppprof_db (argc - 1, argv + 1);
   if (!strcmp (argv[1], "--version"))
     {
       printf ("ppprof (ppgcc) %s\n", PACKAGE_VERSION);
@@ -454,7 +460,7 @@ nearest_command (const char *cmd)
 {
   static const char *const commands[]
       = { "report", "merge", "dot", "residual", "overlap", "cct",
-          "folded", "annotate", "lcov", "html", NULL };
+          "folded", "annotate", "lcov", "html", "db", NULL };
   size_t n = strlen (cmd);
   if (n > 32)
     return NULL;

@@ -516,8 +516,8 @@ is_trained (const pp_report_fn *fn, uint64_t id)
 /* Residual path profiling (thesis §3.5.1): a path that ran in the field
    but not in training is untested.  Functions built without a training
    profile carry no trained set and so have no untested paths.  */
-static void
-mark_untested (pp_report_fn *fn)
+void
+pp_report_mark_untested (pp_report_fn *fn)
 {
   fn->num_untested = 0;
   fn->untested_total = 0;
@@ -674,7 +674,7 @@ pp_profile_set_analyse (pp_profile_set *set)
                      (unsigned long long) fn->paths[k].id);
             return -1;
           }
-      mark_untested (fn);
+      pp_report_mark_untested (fn);
       if (fn->num_paths_run) /* paths is NULL when none ran */
         qsort (fn->paths, fn->num_paths_run, sizeof *fn->paths, by_count);
       set->total = pp_add_sat (set->total, fn->total);

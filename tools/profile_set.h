@@ -122,6 +122,9 @@ int pp_report_number (pp_report_fn *fn);
    set; for a PP_FN_IPP record (fn->flags) its segments too.  0, or -1
    when the id is out of range.  */
 int pp_report_regenerate (const pp_report_fn *fn, pp_report_path *p);
+/* Sets each path's `untested` from FN's trained set (PP_FN_TRAINED; the
+   analysis does it; ppprof db residual again, with its own set).  */
+void pp_report_mark_untested (pp_report_fn *fn);
 /* Frees what pp_report_regenerate allocated in P (lines, segments).  */
 void pp_report_path_free (pp_report_path *p);
 
