@@ -400,14 +400,14 @@ pdb_current_epoch (const char *db, int fd, char **name, const char **why)
 /* ------------------------------------------------------------ objects */
 
 /* The object directory of object KEY of image IMAGE in epoch E's
-   directory EDIR, made if need be; IMAGE_PATH recorded once.  malloc'd,
-   or NULL with errno.  */
+   directory EDIR (KEY NULL: the image's directory), made if need be;
+   IMAGE_PATH recorded once.  malloc'd, or NULL with errno.  */
 PDB_API char *
 pdb_object_dir (const char *edir, const char *image, const char *image_path,
                 const char *key)
 {
   char *idir = pdb_join (edir, image);
-  char *odir = idir ? pdb_join (idir, key) : NULL;
+  char *odir = idir ? (key ? pdb_join (idir, key) : strdup (idir)) : NULL;
   if (!odir || pdb_mkdir (idir) < 0 || pdb_mkdir (odir) < 0)
     {
       free (idir);
@@ -624,6 +624,52 @@ pdb_lock_object (const char *odir, int how)
    function when it holds nothing).  0, or -1 with *WHY and, when a file
    is damaged, its path in *BAD (malloc'd).  The caller holds ODIR's lock
    (shared suffices), unless HOLD_LOCK says to take it here.  */
+/* What listing L of ODIR holds, merged, in *OUT (runs 0 and no function
+   when it holds nothing).  0, or -1 with *WHY and, when a file is damaged,
+   its path in *BAD (malloc'd).  */
+static int
+pdb_load_listed (const char *odir, const pdb_listing *l, ppd_profile *out,
+                 char **bad, const char **why)
+{
+  int have = 0, rc = 0;
+  if (l->have_base)
+    {
+      char name[48];
+      snprintf (name, sizeof name, "base-%llu.ppd",
+                (unsigned long long) l->base);
+      if ((rc = pdb_add_file (odir, name, out, &have, why)) < 0)
+        *bad = pdb_join (odir, name);
+    }
+  for (size_t i = 0; rc == 0 && i < l->nsegments; i++)
+    if ((rc = pdb_add_file (odir, l->segments[i], out, &have, why)) < 0)
+      *bad = pdb_join (odir, l->segments[i]);
+  /* A compaction that stopped before writing its base: its segments are
+     still to count.  */
+  for (size_t i = 0; rc == 0 && i < l->nabsorbed; i++)
+    if (!l->have_base || l->absorbed[i] > l->base)
+      {
+        char name[48];
+        snprintf (name, sizeof name, "absorbed-%llu",
+                  (unsigned long long) l->absorbed[i]);
+        char *dir = pdb_join (odir, name);
+        rc = dir ? pdb_add_dir (dir, out, &have, bad, why) : -1;
+        free (dir);
+      }
+  if (rc < 0)
+    {
+      if (have)
+        ppd_free (out);
+      memset (out, 0, sizeof *out);
+      return -1;
+    }
+  if (!have)
+    out->source = strdup ("");
+  return 0;
+}
+
+/* Everything object directory ODIR holds, merged, in *OUT, as
+   pdb_load_listed; under ODIR's lock, shared, taken here when TAKE_LOCK
+   (else the caller holds it).  */
 PDB_API int
 pdb_load_object (const char *odir, ppd_profile *out, int take_lock,
                  char **bad, const char **why)
@@ -637,51 +683,16 @@ pdb_load_object (const char *odir, ppd_profile *out, int take_lock,
       return -1;
     }
   pdb_listing l;
-  int have = 0, rc = 0;
+  int rc = -1;
   if (pdb_list (odir, &l, 1) < 0)
+    *why = strerror (errno);
+  else
     {
-      *why = strerror (errno);
-      pdb_unlock (fd);
-      return -1;
+      rc = pdb_load_listed (odir, &l, out, bad, why);
+      pdb_listing_free (&l);
     }
-  if (l.have_base)
-    {
-      char name[48];
-      snprintf (name, sizeof name, "base-%llu.ppd",
-                (unsigned long long) l.base);
-      if ((rc = pdb_add_file (odir, name, out, &have, why)) < 0)
-        *bad = pdb_join (odir, name);
-    }
-  for (size_t i = 0; rc == 0 && i < l.nsegments; i++)
-    if ((rc = pdb_add_file (odir, l.segments[i], out, &have, why)) < 0)
-      *bad = pdb_join (odir, l.segments[i]);
-  /* A compaction that stopped before writing its base: its segments are
-     still to count.  */
-  for (size_t i = 0; rc == 0 && i < l.nabsorbed; i++)
-    if (!l.have_base || l.absorbed[i] > l.base)
-      {
-        char name[48];
-        snprintf (name, sizeof name, "absorbed-%llu",
-                  (unsigned long long) l.absorbed[i]);
-        char *dir = pdb_join (odir, name);
-        rc = dir ? pdb_add_dir (dir, out, &have, bad, why) : -1;
-        free (dir);
-      }
-  pdb_listing_free (&l);
   pdb_unlock (fd);
-  if (rc < 0)
-    {
-      if (have)
-        ppd_free (out);
-      memset (out, 0, sizeof *out);
-      return -1;
-    }
-  if (!have)
-    {
-      out->source = strdup ("");
-      out->fns = NULL;
-    }
-  return 0;
+  return rc;
 }
 
 static int
@@ -778,19 +789,18 @@ pdb_compact_object (const char *odir, int wait, const char **why)
       return -1;
     }
   pdb_remove_dead_temps (odir);
+  /* Finish what a stopped compaction left, then take in the segments:
+     the merged whole goes to a new generation.  One listing for both the
+     counts and the moves: a segment written meanwhile is in neither.  */
   ppd_profile all;
   char *bad = NULL;
-  /* Finish what a stopped compaction left, then take in the segments:
-     the merged whole goes to a new generation.  */
-  int rc = pdb_load_object (odir, &all, 0, &bad, why);
-  free (bad);
   pdb_listing l;
-  if (rc == 0 && pdb_list (odir, &l, 1) < 0)
-    {
-      ppd_free (&all);
-      *why = strerror (errno);
-      rc = -1;
-    }
+  int rc = pdb_list (odir, &l, 1);
+  if (rc < 0)
+    *why = strerror (errno);
+  else if ((rc = pdb_load_listed (odir, &l, &all, &bad, why)) < 0)
+    pdb_listing_free (&l);
+  free (bad);
   if (rc < 0)
     {
       pdb_unlock (fd);

@@ -664,6 +664,8 @@ profile_file (void)
   const char *env = getenv ("PPGCC_CCT_FILE");
   if (env && *env)
     return strdup (env);
+  if (__pp_db.epoch_dir)
+    return __pp_db_context_path (&__pp_db);
   char exe[PATH_MAX + 8];
   ssize_t n = readlink ("/proc/self/exe", exe, PATH_MAX);
   if (n <= 0)

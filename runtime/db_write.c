@@ -97,6 +97,21 @@ find_image (struct dl_phdr_info *info, size_t size, void *ctx)
   return 0;
 }
 
+/* dl_iterate_phdr's first object: the executable.  */
+static int
+first_image (struct dl_phdr_info *info, size_t size, void *ctx)
+{
+  struct image_query *q = ctx;
+  const ElfW (Phdr) *ph = info->dlpi_phdr;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    if (ph[i].p_type == PT_LOAD)
+      {
+        q->addr = info->dlpi_addr + ph[i].p_vaddr;
+        return find_image (info, size, ctx);
+      }
+  return 0;
+}
+
 static uint32_t
 fnv32 (const char *s)
 {
@@ -147,6 +162,17 @@ __pp_db_end (struct __pp_db_session *s)
   s->epoch_dir = NULL;
 }
 
+/* The image's directory name: its build id; without one (linked with
+   --build-id=none), a hash of its path stands for it.  */
+static void
+image_key (const struct image_query *q, char *out, size_t n)
+{
+  if (q->id[0])
+    snprintf (out, n, "%s", q->id);
+  else
+    snprintf (out, n, "path-%08x", fnv32 (q->path));
+}
+
 /* The test suite's killed writer (PPGCC_DB_TEST_CRASH=segment): half a
    segment in a temporary, as kill -9 in the middle of a write leaves it,
    then SIGKILL.  */
@@ -170,6 +196,26 @@ crash_mid_segment (const char *odir, const ppd_profile *p)
   raise (SIGKILL);
 }
 
+char *
+__pp_db_context_path (struct __pp_db_session *s)
+{
+  /* The executable: its first loaded object (dl_iterate_phdr's first).  */
+  struct image_query q = { .addr = 0 };
+  dl_iterate_phdr (first_image, &q);
+  char image[140];
+  image_key (&q, image, sizeof image);
+  const char *slash = strrchr (q.path, '/');
+  char name[160];
+  snprintf (name, sizeof name, "%.150s.ppc", slash ? slash + 1 : q.path);
+  char *odir = pdb_object_dir (s->epoch_dir, image, q.path, NULL);
+  char *path = odir ? pdb_join (odir, name) : NULL;
+  if (!path)
+    fprintf (stderr, "ppgcc profile: %s/%s: %s; context profile not "
+             "written\n", s->epoch_dir, image, strerror (errno));
+  free (odir);
+  return path;
+}
+
 int
 __pp_db_write_unit (struct __pp_db_session *s, const struct __pp_unit *u,
                     const ppd_profile *snap)
@@ -177,12 +223,7 @@ __pp_db_write_unit (struct __pp_db_session *s, const struct __pp_unit *u,
   struct image_query q = { .addr = (uintptr_t) u };
   dl_iterate_phdr (find_image, &q);
   char image[140];
-  if (q.id[0])
-    snprintf (image, sizeof image, "%s", q.id);
-  else
-    /* no build id (linked with --build-id=none): the image's path
-       stands for it */
-    snprintf (image, sizeof image, "path-%08x", fnv32 (q.path));
+  image_key (&q, image, sizeof image);
   /* The object: its profile's name without .ppd, and a hash of the whole
      path, for objects of one name in different directories.  */
   const char *slash = strrchr (u->ppd_path, '/');

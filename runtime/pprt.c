@@ -562,14 +562,21 @@ nothing_new (const ppd_profile *p)
   return 1;
 }
 
+/* The database session of the dump in progress (cct_dump.c writes the
+   .ppc into it too).  Under dump_lock.  */
+PPRT_HIDDEN struct __pp_db_session __pp_db;
+
 void
 __pp_dump (void)
 {
   pthread_mutex_lock (&dump_lock);
   int saved = errno;
+  /* PPGCC_PROFILE_DB: into the database, not beside the objects; when it
+     cannot be written, the counts stay for a later dump.  */
+  int in_db = __pp_db_begin (&__pp_db);
   /* The contexts first: flat metric profiles read the units' counters,
      which the .ppd dump below zeroes.  */
-  if (__pp_cct_dump)
+  if (__pp_cct_dump && in_db >= 0)
     __pp_cct_dump ();
   /* Every unit's counts first, once: the program's maximum goes into each
      unit's profile.  */
@@ -590,10 +597,6 @@ __pp_dump (void)
                  u->ppd_path);
     }
   uint64_t sum_max = snaps && ok ? program_max (snaps, n) : 0;
-  /* PPGCC_PROFILE_DB: into the database, not beside the objects; when it
-     cannot be written, the counts stay for a later dump.  */
-  struct __pp_db_session db;
-  int in_db = snaps && ok ? __pp_db_begin (&db) : 1;
   i = 0;
   for (struct __pp_unit *u = atomic_load (&registered); u && snaps && ok;
        u = u->next, i++)
@@ -602,7 +605,7 @@ __pp_dump (void)
       if (ok[i] && !snaps[i].runs && nothing_new (&snaps[i]))
         ; /* its file has this run and all its counts */
       else if (ok[i] && in_db >= 0
-               && (in_db == 0 ? __pp_db_write_unit (&db, u, &snaps[i])
+               && (in_db == 0 ? __pp_db_write_unit (&__pp_db, u, &snaps[i])
                               : dump_unit (u, &snaps[i])) == 0)
         {
           drain_counts (u, &snaps[i]);
@@ -612,7 +615,7 @@ __pp_dump (void)
       ppd_free (&snaps[i]);
     }
   if (in_db == 0)
-    __pp_db_end (&db);
+    __pp_db_end (&__pp_db);
   free (snaps);
   free (ok);
   errno = saved;
