@@ -4,6 +4,8 @@
    id, instead of being merged into <object>.ppd.  Called by pprt.c's
    __pp_dump under its dump lock.  */
 #define _GNU_SOURCE
+/* Cold code, in every instrumented program: small rather than fast.  */
+#pragma GCC optimize ("Os")
 #define PPD_API __attribute__ ((visibility ("hidden")))
 #define PDB_API static __attribute__ ((unused))
 #include "profile_db.c"

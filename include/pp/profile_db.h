@@ -15,7 +15,7 @@
 
 /* Segments an object directory may gather before a run compacts it: the
    database's size does not grow with the number of runs.  */
-#define PDB_MAX_SEGMENTS 32
+#define PDB_MAX_SEGMENTS 16
 
 PDB_API uint64_t pdb_now_ns (void);
 PDB_API int pdb_valid_name (const char *s);
