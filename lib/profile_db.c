@@ -75,6 +75,25 @@ pdb_mkdir (const char *path)
   return -1;
 }
 
+/* mkdir -p: PATH's missing directories, PATH too.  */
+static int
+pdb_mkdirs (const char *path)
+{
+  char *p = strdup (path);
+  if (!p)
+    return -1;
+  for (char *c = p + 1; *c; c++)
+    if (*c == '/')
+      {
+        *c = '\0';
+        mkdir (p, 0755);
+        *c = '/';
+      }
+  int rc = pdb_mkdir (p);
+  free (p);
+  return rc;
+}
+
 PDB_API uint64_t
 pdb_now_ns (void)
 {
@@ -182,8 +201,7 @@ pdb_open_root (const char *db, int create, const char **why)
     *why = "not a profile database (no FORMAT file)";
   else if (have > 0)
     {
-      if ((pdb_mkdir (db) < 0 && errno != EEXIST)
-          || pdb_mkdir (epochs) < 0
+      if (pdb_mkdirs (db) < 0 || pdb_mkdir (epochs) < 0
           || pp_write_file_atomic (format, PDB_FORMAT_LINE,
                                    sizeof PDB_FORMAT_LINE - 1) < 0)
         *why = strerror (errno);

@@ -129,8 +129,9 @@ earlier_paths (pp_report_fn *fn, const pp_profile_set *earlier, int *seen,
 static void
 residual_fn_text (const pp_report_fn *fn, const char *why)
 {
-  printf ("%s (%s): %d new paths, %" PRIu64 " executions%s\n", fn->name,
-          fn->file, fn->num_untested, fn->untested_total, why);
+  printf ("%s (%s): %d new path%s, %" PRIu64 " execution%s%s\n", fn->name,
+          fn->file, fn->num_untested, fn->num_untested == 1 ? "" : "s",
+          fn->untested_total, fn->untested_total == 1 ? "" : "s", why);
   for (int k = 0; k < fn->num_paths_run; k++)
     {
       const pp_report_path *p = &fn->paths[k];
@@ -238,9 +239,10 @@ pdb_residual (const pdb_query_options *o)
     printf ("\n], \"new_paths\": %" PRIu64 ", \"executions\": %" PRIu64
             "}\n", new_paths, new_execs);
   else if (rc == 0)
-    printf ("db residual: %" PRIu64 " paths new in epoch %s (%" PRIu64
-            " executions) in %d functions\n", new_paths, o->epoch, new_execs,
-            fns);
+    printf ("db residual: %" PRIu64 " path%s new in epoch %s (%" PRIu64
+            " execution%s) in %d function%s\n", new_paths,
+            new_paths == 1 ? "" : "s", o->epoch, new_execs,
+            new_execs == 1 ? "" : "s", fns, fns == 1 ? "" : "s");
   pp_profile_set_free (&now);
   pp_profile_set_free (&before);
   pdb_db_free (&db);
