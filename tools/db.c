@@ -227,8 +227,15 @@ list (const char *root, int json)
               printf (", \"path\": ");
               pp_json_string (stdout, im->path);
               printf (", \"objects\": %d, \"runs\": %" PRIu64
-                      ", \"segments\": %" PRIu64 ", \"bytes\": %" PRIu64 "}",
+                      ", \"segments\": %" PRIu64 ", \"bytes\": %" PRIu64
+                      ", \"context_profiles\": [",
                       im->nobjects, runs, segments, du (im->dir));
+              for (int j = 0; j < im->ncontexts; j++)
+                {
+                  printf ("%s", j ? ", " : "");
+                  pp_json_string (stdout, im->contexts[j]);
+                }
+              printf ("]}");
             }
           else
             printf ("  image %.16s  %s  %d object%s, %" PRIu64 " run%s, %"
@@ -236,6 +243,8 @@ list (const char *root, int json)
                     im->id, im->path, im->nobjects,
                     im->nobjects == 1 ? "" : "s", runs, runs == 1 ? "" : "s",
                     segments, segments == 1 ? "" : "s", du (im->dir));
+          for (int j = 0; !json && j < im->ncontexts; j++)
+            printf ("    context profile %s/%s\n", im->dir, im->contexts[j]);
         }
       if (json)
         printf ("]}");

@@ -22,6 +22,8 @@ typedef struct
   char *dir;
   pdb_object_ref *objects;
   int nobjects;
+  char **contexts;  /* its context profiles (<program>.ppc), names */
+  int ncontexts;
 } pdb_image;
 
 typedef struct

@@ -97,6 +97,23 @@ load_image (pdb_image *im, const char *edir, const char *id)
   int n;
   if (subdirs (im->dir, &names, &n) < 0)
     return -1;
+  /* context profiles beside the objects */
+  DIR *d = opendir (im->dir);
+  struct dirent *e;
+  while (d && (e = readdir (d)))
+    {
+      size_t len = strlen (e->d_name);
+      if (len < 5 || strcmp (e->d_name + len - 4, ".ppc"))
+        continue;
+      char **more = realloc (im->contexts,
+                             (im->ncontexts + 1) * sizeof *more);
+      if (!more)
+        break;
+      im->contexts = more;
+      im->contexts[im->ncontexts++] = strdup (e->d_name);
+    }
+  if (d)
+    closedir (d);
   im->objects = calloc (n ? n : 1, sizeof *im->objects);
   for (int i = 0; i < n; i++)
     {
@@ -183,6 +200,9 @@ pdb_db_free (pdb_db *db)
               free (im->objects[j].dir);
             }
           free (im->objects);
+          for (int j = 0; j < im->ncontexts; j++)
+            free (im->contexts[j]);
+          free (im->contexts);
           free (im->id);
           free (im->path);
           free (im->dir);
