@@ -176,6 +176,28 @@ pdb_test_crash_point (const char *point)
 
 /* ------------------------------------------------------------ the root */
 
+/* Whether DIR is not there, or is an empty directory, or holds only what
+   another run making the database at the same moment put there: a
+   database may be made there (never in a directory of other files, $HOME
+   say).  */
+static int
+pdb_empty_or_missing (const char *dir)
+{
+  DIR *d = opendir (dir);
+  if (!d)
+    return errno == ENOENT;
+  struct dirent *e;
+  int empty = 1;
+  while (empty && (e = readdir (d)))
+    if (strcmp (e->d_name, ".") && strcmp (e->d_name, "..")
+        && strcmp (e->d_name, "epochs") && strcmp (e->d_name, "epochs.lock")
+        && strncmp (e->d_name, "FORMAT" PP_TMP_INFIX,
+                    sizeof "FORMAT" PP_TMP_INFIX - 1))
+      empty = 0;
+  closedir (d);
+  return empty;
+}
+
 #define PDB_FORMAT_LINE "ppgcc profile database 1\n"
 
 PDB_API int
@@ -199,6 +221,9 @@ pdb_open_root (const char *db, int create, const char **why)
     }
   else if (have > 0 && !create)
     *why = "not a profile database (no FORMAT file)";
+  else if (have > 0 && !pdb_empty_or_missing (db))
+    *why = "not a profile database (no FORMAT file) and not empty; not "
+           "made one";
   else if (have > 0)
     {
       if (pdb_mkdirs (db) < 0 || pdb_mkdir (epochs) < 0
