@@ -6,7 +6,7 @@
 #define _GNU_SOURCE
 /* Cold code, in every instrumented program: small rather than fast.  */
 #pragma GCC optimize ("Os")
-#define PPD_API __attribute__ ((visibility ("hidden")))
+#include "ppd_names.h"
 #define PDB_API static __attribute__ ((unused))
 #include "profile_db.c"
 

@@ -11,7 +11,7 @@
    very large functions, which come from mmap.  */
 #define _GNU_SOURCE
 /* Hidden, not static: db_write.c writes .ppd segments with it too.  */
-#define PPD_API __attribute__ ((visibility ("hidden"), unused))
+#include "ppd_names.h"
 /* Metadata stays packed in what the runtime writes (meta_pack.h).  */
 #define PP_KEEP_PACKED_META
 #include "ppd_codec.c"
