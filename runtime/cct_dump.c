@@ -15,6 +15,7 @@
 #include "pp/sat.h"
 
 #include "cct.h"
+#include "build_id.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -179,46 +180,6 @@ grow (void **a, size_t *cap, size_t need, size_t size)
   return 0;
 }
 
-/* The GNU build id of the loaded object INFO, in hex ("" without one):
-   a report resolves call sites only in the very object that ran.  */
-static void
-build_id_hex (struct dl_phdr_info *info, char *out, size_t outlen)
-{
-  static const char hex[] = "0123456789abcdef";
-  out[0] = '\0';
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    {
-      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
-      if (ph->p_type != PT_NOTE)
-        continue;
-      const char *p = (const char *) (info->dlpi_addr + ph->p_vaddr);
-      const char *end = p + ph->p_memsz;
-      while (p + sizeof (ElfW (Nhdr)) <= end)
-        {
-          const ElfW (Nhdr) *nh = (const ElfW (Nhdr) *) p;
-          size_t name = (nh->n_namesz + 3) & ~(size_t) 3;
-          size_t desc = (nh->n_descsz + 3) & ~(size_t) 3;
-          const unsigned char *d
-              = (const unsigned char *) p + sizeof *nh + name;
-          if ((const char *) d + desc > end)
-            break;
-          if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4
-              && !memcmp (p + sizeof *nh, "GNU", 4)
-              && 2 * nh->n_descsz < outlen)
-            {
-              for (size_t k = 0; k < nh->n_descsz; k++)
-                {
-                  out[2 * k] = hex[d[k] >> 4];
-                  out[2 * k + 1] = hex[d[k] & 15];
-                }
-              out[2 * nh->n_descsz] = '\0';
-              return;
-            }
-          p = (const char *) d + desc;
-        }
-    }
-}
-
 static int
 add_object (struct dl_phdr_info *info, size_t size, void *ctx)
 {
@@ -229,7 +190,7 @@ add_object (struct dl_phdr_info *info, size_t size, void *ctx)
     name = b->exe_name;
   const char *slash = strrchr (name, '/');
   char id[130];
-  build_id_hex (info, id, sizeof id);
+  pp_build_id_hex (info, id, sizeof id);
   /* one block: the basename, the path, the build id */
   size_t nlen = strlen (name), blen = strlen (slash ? slash + 1 : name);
   size_t ilen = strlen (id);
