@@ -15,6 +15,7 @@
      ppprof cct [--metric M] [--json] [--subtract-probes] [--paths N]
                 [--min-percent P] [FILE.ppc...]
      ppprof folded [--metric M] [--subtract-probes] [FILE.ppc...]
+     ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG ARGS...
 
    Exit status: 0 ok, 1 usage (or, with residual --fail-on-new, untested
    paths), 2 bad input, 3 residual --fail-on-new with nothing to check.  */
@@ -59,6 +60,8 @@ usage (FILE *out)
          "       ppprof report --metric M [--subtract-probes] [--top N] "
          "[--function F]\n"
          "                     [--json] [FILE.ppc|DIRS]\n"
+         "       ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG "
+         "ARGS...\n"
          "Shows path profiles (.ppd) written by programs built with\n"
          "ppgcc -fprofile-paths; with no files, searches the current "
          "directory.\n"
@@ -216,6 +219,9 @@ run (int argc, char **argv, char **files)
       usage (argc < 2 ? stderr : stdout);
       return argc < 2 ? 1 : 0;
     }
+  /* record's options end at the program's name: its own parser */
+  if (!strcmp (argv[1], "record"))
+    return ppprof_record (argc - 2, argv + 2);
   if (!strcmp (argv[1], "--version"))
     {
       printf ("ppprof (ppgcc) %s\n", PACKAGE_VERSION);
@@ -454,7 +460,7 @@ nearest_command (const char *cmd)
 {
   static const char *const commands[]
       = { "report", "merge", "dot", "residual", "overlap", "cct",
-          "folded", "annotate", "lcov", "html", NULL };
+          "folded", "annotate", "lcov", "html", "record", NULL };
   size_t n = strlen (cmd);
   if (n > 32)
     return NULL;
