@@ -1,7 +1,7 @@
 /* The library calls the sampler overrides (csprof §2.5.2), each calling
    the C library's own (dlsym RTLD_NEXT) after or around its work:
 
-   - pthread_create (§2.5.5): the new thread starts in start_thread,
+   - pthread_create (§2.5.5): the new thread starts in __pp_sample_thread_main,
      which makes its state and arms its timer before the program's start
      routine runs, and stops the timer when the thread ends (returning
      or pthread_exit: a cleanup handler); its tree stays for the dump.
@@ -63,7 +63,7 @@ thread_ends (void *t)
 }
 
 static void *
-start_thread (void *p)
+__pp_sample_thread_main (void *p)
 {
   struct start s = *(struct start *) p;
   free (p);
@@ -89,7 +89,7 @@ pthread_create (pthread_t *th, const pthread_attr_t *attr,
     return real_pthread_create (th, attr, fn, arg);
   s->fn = fn;
   s->arg = arg;
-  int rc = real_pthread_create (th, attr, start_thread, s);
+  int rc = real_pthread_create (th, attr, __pp_sample_thread_main, s);
   if (rc != 0)
     free (s);
   return rc;
