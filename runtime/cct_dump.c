@@ -15,6 +15,7 @@
 #include "pp/sat.h"
 
 #include "cct.h"
+#include "build_id.h"
 #include "db_write.h"
 
 #include <errno.h>
@@ -190,7 +191,7 @@ add_object (struct dl_phdr_info *info, size_t size, void *ctx)
     name = b->exe_name;
   const char *slash = strrchr (name, '/');
   char id[130];
-  __pp_build_id_hex (info, id, sizeof id);
+  pp_build_id_hex (info, id, sizeof id);
   /* one block: the basename, the path, the build id */
   size_t nlen = strlen (name), blen = strlen (slash ? slash + 1 : name);
   size_t ilen = strlen (id);

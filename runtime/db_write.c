@@ -24,46 +24,8 @@
 
 #define PPRT_HIDDEN __attribute__ ((visibility ("hidden")))
 
+#include "build_id.h"
 #include "db_write.h"
-
-/* The GNU build id of loaded object INFO in hex ("" without one).  */
-PPRT_HIDDEN void
-__pp_build_id_hex (struct dl_phdr_info *info, char *out, size_t outlen)
-{
-  static const char hex[] = "0123456789abcdef";
-  out[0] = '\0';
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    {
-      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
-      if (ph->p_type != PT_NOTE)
-        continue;
-      const char *p = (const char *) (info->dlpi_addr + ph->p_vaddr);
-      const char *end = p + ph->p_memsz;
-      while (p + sizeof (ElfW (Nhdr)) <= end)
-        {
-          const ElfW (Nhdr) *nh = (const ElfW (Nhdr) *) p;
-          size_t name = (nh->n_namesz + 3) & ~(size_t) 3;
-          size_t desc = (nh->n_descsz + 3) & ~(size_t) 3;
-          const unsigned char *d
-              = (const unsigned char *) p + sizeof *nh + name;
-          if ((const char *) d + desc > end)
-            break;
-          if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4
-              && !memcmp (p + sizeof *nh, "GNU", 4)
-              && 2 * nh->n_descsz < outlen)
-            {
-              for (size_t k = 0; k < nh->n_descsz; k++)
-                {
-                  out[2 * k] = hex[d[k] >> 4];
-                  out[2 * k + 1] = hex[d[k] & 15];
-                }
-              out[2 * nh->n_descsz] = '\0';
-              return;
-            }
-          p = (const char *) d + desc;
-        }
-    }
-}
 
 struct image_query
 {
@@ -84,7 +46,7 @@ find_image (struct dl_phdr_info *info, size_t size, void *ctx)
       uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
       if (ph->p_type != PT_LOAD || q->addr < lo || q->addr >= lo + ph->p_memsz)
         continue;
-      __pp_build_id_hex (info, q->id, sizeof q->id);
+      pp_build_id_hex (info, q->id, sizeof q->id);
       const char *name = info->dlpi_name;
       if (name && *name)
         snprintf (q->path, sizeof q->path, "%s", name);

@@ -34,8 +34,4 @@ __attribute__ ((visibility ("hidden"))) extern struct __pp_db_session __pp_db;
    malloc'd, or NULL with a message.  */
 __attribute__ ((visibility ("hidden"))) char *
 __pp_db_context_path (struct __pp_db_session *s);
-/* The GNU build id of INFO's object, in hex ("" without one).  */
-__attribute__ ((visibility ("hidden"))) void
-__pp_build_id_hex (struct dl_phdr_info *info, char *out, size_t outlen);
-
 #endif

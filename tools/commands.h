@@ -74,6 +74,9 @@ typedef struct
 int ppprof_cct (char **files, int nfiles, const pp_cct_options *o);
 int ppprof_folded (char **files, int nfiles, const char *metric,
                    int subtract_probes);
+/* record.c: PROG run with the sampler preloaded (ARGV after
+   "record"); its exit status, or 1 usage, 2 no sampler.  */
+int ppprof_record (int argc, char **argv);
 int ppprof_report_context (char **files, int nfiles,
                            const pp_report_options *o);
 

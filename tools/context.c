@@ -176,6 +176,7 @@ pp_context_load (pp_context *c, char **names, int count, int subtract_probes)
       fprintf (stderr, "ppprof: out of memory\n");
       goto fail;
     }
+  pp_context_name_functions (c);
   derive (c);
   return 0;
 fail:

@@ -63,6 +63,11 @@ const char *pp_context_site (pp_context *c, uint32_t n);
 /* Only the source line: NULL when it is not known.  */
 const char *pp_context_site_source (pp_context *c, uint32_t n);
 void pp_context_resolve_sites (pp_context *c);
+/* sites.c: the functions of a sampled profile (PP_FN_SAMPLED), named
+   by their entry address "<object>+0x<offset>", get their names from
+   the object's symbols (addr2line -f) while the object is the one that
+   ran; pp_context_load does it.  */
+void pp_context_name_functions (pp_context *c);
 /* The source file of function FN, as the metadata names it.  */
 const char *pp_context_fn_file (const pp_context *c, uint32_t fn);
 

@@ -16,6 +16,7 @@
                 [--min-percent P] [FILE.ppc...]
      ppprof folded [--metric M] [--subtract-probes] [FILE.ppc...]
      ppprof db SUBCOMMAND ...               (tools/db.c: the database)
+     ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG ARGS...
 
    Exit status: 0 ok, 1 usage (or, with residual --fail-on-new, untested
    paths), 2 bad input, 3 residual --fail-on-new with nothing to check.  */
@@ -63,6 +64,8 @@ usage (FILE *out)
          "       ppprof report --metric M [--subtract-probes] [--top N] "
          "[--function F]\n"
          "                     [--json] [FILE.ppc|DIRS]\n"
+         "       ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG "
+         "ARGS...\n"
          "Shows path profiles (.ppd) written by programs built with\n"
          "ppgcc -fprofile-paths; with no files, searches the current "
          "directory.\n"
@@ -222,6 +225,9 @@ run (int argc, char **argv, char **files)
     }
   if (!strcmp (argv[1], "db"))
     return ppprof_db (argc - 1, argv + 1);
+  /* record's options end at the program's name: its own parser */
+  if (!strcmp (argv[1], "record"))
+    return ppprof_record (argc - 2, argv + 2);
   if (!strcmp (argv[1], "--version"))
     {
       printf ("ppprof (ppgcc) %s\n", PACKAGE_VERSION);
@@ -460,7 +466,7 @@ nearest_command (const char *cmd)
 {
   static const char *const commands[]
       = { "report", "merge", "dot", "residual", "overlap", "cct",
-          "folded", "annotate", "lcov", "html", "db", NULL };
+          "folded", "annotate", "lcov", "html", "db", "record", NULL };
   size_t n = strlen (cmd);
   if (n > 32)
     return NULL;

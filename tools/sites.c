@@ -7,6 +7,8 @@
    they are.  */
 #include "context.h"
 
+#include "pp/rt_abi.h"
+
 #include "elf_section.c"
 
 #include <errno.h>
@@ -64,12 +66,15 @@ split_site (const char *site, uint64_t *off)
 }
 
 /* Runs addr2line on OBJECT for the N addresses ADDR, one output line
-   each, into OUT[i] (malloc'd "file:line", or left NULL when unknown).  */
+   each, into OUT[i] (malloc'd "file:line", or left NULL when unknown);
+   with FN_NAMES, the name of the function each address is in instead
+   (addr2line -f, demangled; from the symbol table, or the dynamic one
+   of a stripped object).  */
 static void
 run_addr2line (const char *object, const uint64_t *addr, size_t n,
-               char **out)
+               char **out, int fn_names)
 {
-  char **argv = calloc (n + 6, sizeof *argv);
+  char **argv = calloc (n + 8, sizeof *argv);
   char (*num)[24] = calloc (n ? n : 1, sizeof *num);
   int fd[2] = { -1, -1 };
   posix_spawn_file_actions_t fa;
@@ -81,6 +86,11 @@ run_addr2line (const char *object, const uint64_t *addr, size_t n,
   size_t a = 0;
   argv[a++] = (char *) "addr2line";
   argv[a++] = (char *) "-s";
+  if (fn_names)
+    {
+      argv[a++] = (char *) "-f";
+      argv[a++] = (char *) "-C";
+    }
   argv[a++] = (char *) "-e";
   argv[a++] = (char *) object;
   for (size_t i = 0; i < n; i++)
@@ -107,6 +117,16 @@ run_addr2line (const char *object, const uint64_t *addr, size_t n,
   for (size_t i = 0; i < n && fgets (line, sizeof line, f); i++)
     {
       line[strcspn (line, "\n")] = '\0';
+      if (fn_names)
+        {
+          /* the function's name, then its file:line (skipped) */
+          char where[4096];
+          if (!fgets (where, sizeof where, f))
+            break;
+          if (*line && strcmp (line, "??") != 0)
+            out[i] = strdup (line);
+          continue;
+        }
       char *sp = strstr (line, " (discriminator");
       if (sp)
         *sp = '\0';
@@ -172,7 +192,7 @@ pp_context_resolve_sites (pp_context *c)
       for (size_t k = 0; k < n; k += CHUNK)
         {
           size_t m = n - k < CHUNK ? n - k : CHUNK;
-          run_addr2line (ob->path, addr + k, m, text + k);
+          run_addr2line (ob->path, addr + k, m, text + k, 0);
           for (size_t j = 0; j < m; j++)
             {
               c->site_source[node[k + j]] = text[k + j];
@@ -199,4 +219,66 @@ pp_context_site_source (pp_context *c, uint32_t n)
 {
   pp_context_resolve_sites (c);
   return c->site_source ? c->site_source[n] : NULL;
+}
+
+/* The object of the key "NAME+0xOFF" with OFF in *OFF, when the
+   profile lists it and the file at its path is the one that ran; else
+   NULL.  */
+static const ppc_object *
+key_object (const ppc_profile *p, const char *key, uint64_t *off)
+{
+  size_t len = split_site (key, off);
+  if (!len)
+    return NULL;
+  for (uint32_t o = 0; o < p->nobjects; o++)
+    if (strlen (p->objects[o].name) == len
+        && !strncmp (p->objects[o].name, key, len))
+      return &p->objects[o];
+  return NULL;
+}
+
+void
+pp_context_name_functions (pp_context *c)
+{
+  ppc_profile *p = &c->prof;
+  uint32_t *fn = malloc ((p->nfns + 1) * sizeof *fn);
+  uint64_t *addr = malloc ((p->nfns + 1) * sizeof *addr);
+  char **name = calloc (p->nfns + 1, sizeof *name);
+  for (uint32_t o = 0; fn && addr && name && o < p->nobjects; o++)
+    {
+      const ppc_object *ob = &p->objects[o];
+      size_t n = 0;
+      for (uint32_t i = 0; i < p->nfns; i++)
+        {
+          uint64_t off;
+          if ((p->fns[i].flags & PP_FN_SAMPLED)
+              && key_object (p, p->fns[i].name, &off) == ob)
+            {
+              fn[n] = i;
+              addr[n++] = off; /* the entry itself */
+            }
+        }
+      if (n == 0)
+        continue;
+      char *id = file_build_id (ob->path);
+      int same = id && (!*ob->build_id || !strcmp (id, ob->build_id));
+      free (id);
+      if (!same)
+        continue;
+      for (size_t k = 0; k < n; k += CHUNK)
+        {
+          size_t m = n - k < CHUNK ? n - k : CHUNK;
+          run_addr2line (ob->path, addr + k, m, name + k, 1);
+          for (size_t j = 0; j < m; j++)
+            if (name[k + j])
+              {
+                free (p->fns[fn[k + j]].name);
+                p->fns[fn[k + j]].name = name[k + j];
+                name[k + j] = NULL;
+              }
+        }
+    }
+  free (fn);
+  free (addr);
+  free (name);
 }

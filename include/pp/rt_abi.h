@@ -39,6 +39,10 @@ extern "C" {
                               a supergraph (include/pp/ipp.h), interprocedural
                               path segments through the callees its meta
                               names ("CALLEE:S:NODE" nodes) */
+#define PP_FN_SAMPLED 128u /* only in .ppc files: a function of a sampled
+                              profile (ppprof record), named by its entry
+                              address "<object>+0x<offset>" until a report
+                              reads the object's symbols; no CFG */
 
 /* What only some functions have (PPP, a training profile, the hash
    table's inline first probe): out of the descriptor, which every

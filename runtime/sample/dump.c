@@ -1,0 +1,470 @@
+/* The sampled profile as a .ppc (include/pp/ppc.h, doc/ppc-format.md):
+   every thread's tree merged context by context (csprof §2.5.5: a tree
+   per thread, merged at the end), then merged with what the file holds
+   (a forked child's run, an earlier run) under the file's lock, and
+   written atomically.
+
+   How samples map onto the format:
+   - a function is its entry address as "<object>+0x<offset>" (the
+     start of its FDE), flags PP_FN_SAMPLED, no CFG; `ppprof` names it
+     at report time from the object's symbols (tools/sites.c), never the
+     program;
+   - a node's site is the return address in its caller, as the
+     instrumented CCT mode writes it, "" for the outermost frame (which
+     hangs under the root); calls are 0 (a sample does not see calls);
+   - two metrics: "samples" (unit "samples"), and the time or the events
+     they stand for ("cpu-time" in ns, or the hardware event's name in
+     events), both of whose source names the event and its rate;
+   - "[partial unwind]", "[unsafe sample]", "[node pool full]" under the
+     root hold the samples that have no whole call path.  */
+#define _GNU_SOURCE
+#define PPC_API static __attribute__ ((unused))
+#define PP_KEEP_PACKED_META
+#include "ppc_codec.c"
+#include "pp/rt_abi.h"
+#include "pp/sat.h"
+
+#include "../build_id.h"
+#include "sample.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ objects */
+
+struct object
+{
+  uintptr_t lo, hi, bias;  /* one loaded segment, its object's bias */
+  char *name, *path, *id;  /* one block per object: name owns it */
+  int owner;
+};
+
+struct objects
+{
+  struct object *v;
+  size_t n, cap;
+};
+
+/* Objects unloaded by dlclose before the dump (interpose.c).  */
+static struct objects retired;
+static pthread_mutex_t retired_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+push (struct objects *o, struct object ob)
+{
+  if (o->n == o->cap)
+    {
+      size_t cap = o->cap ? 2 * o->cap : 32;
+      struct object *v = realloc (o->v, cap * sizeof *v);
+      if (!v)
+        return -1;
+      o->v = v;
+      o->cap = cap;
+    }
+  o->v[o->n++] = ob;
+  return 0;
+}
+
+static int
+known (const struct objects *o, uintptr_t lo, const char *path)
+{
+  for (size_t i = 0; i < o->n; i++)
+    if (o->v[i].lo == lo && !strcmp (o->v[i].path, path))
+      return 1;
+  return 0;
+}
+
+static int
+add_object (struct dl_phdr_info *info, size_t size, void *ctx)
+{
+  (void) size;
+  struct objects *o = ctx;
+  char exe[PATH_MAX];
+  const char *path = info->dlpi_name;
+  if (!path || !*path)
+    {
+      ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+      exe[n > 0 ? n : 0] = '\0';
+      path = n > 0 ? exe : "?";
+    }
+  char abs[PATH_MAX];
+  if (path[0] != '/' && realpath (path, abs))
+    path = abs; /* dlopen ("./lib.so"): reports run elsewhere */
+  const char *slash = strrchr (path, '/');
+  const char *base = slash ? slash + 1 : path;
+  char id[130];
+  pp_build_id_hex (info, id, sizeof id);
+  char *block = NULL;
+  int owner = 1;
+  for (int i = 0; i < info->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
+      if (ph->p_type != PT_LOAD)
+        continue;
+      uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+      if (known (o, lo, path))
+        continue;
+      if (!block)
+        {
+          size_t bl = strlen (base) + 1, pl = strlen (path) + 1;
+          block = malloc (bl + pl + strlen (id) + 1);
+          if (!block)
+            return 1;
+          memcpy (block, base, bl);
+          memcpy (block + bl, path, pl);
+          strcpy (block + bl + pl, id);
+        }
+      size_t bl = strlen (block) + 1;
+      if (push (o, (struct object){ lo, lo + ph->p_memsz, info->dlpi_addr,
+                                    block, block + bl,
+                                    block + bl + strlen (block + bl) + 1,
+                                    owner })
+          < 0)
+        {
+          if (owner)
+            free (block);
+          return 1;
+        }
+      owner = 0;
+    }
+  return 0;
+}
+
+PPS_HIDDEN void
+__pp_sample_retire_objects (void)
+{
+  pthread_mutex_lock (&retired_lock);
+  dl_iterate_phdr (add_object, &retired);
+  pthread_mutex_unlock (&retired_lock);
+}
+
+static void
+objects_free (struct objects *o)
+{
+  for (size_t i = 0; i < o->n; i++)
+    if (o->v[i].owner)
+      free (o->v[i].name);
+  free (o->v);
+  memset (o, 0, sizeof *o);
+}
+
+/* ------------------------------------------------------------ builder */
+
+struct builder
+{
+  ppc_profile p;
+  struct objects now;
+  size_t nodes_cap;
+  /* functions by key; nodes by (parent, function, site address) */
+  uint64_t *fn_key;
+  uint32_t *fn_slot, fn_mask;
+  struct nkey
+  {
+    uint32_t parent, fn;
+    uint64_t site;
+  } *node_key;
+  uint32_t *node_slot, node_mask;
+  uint64_t period;
+};
+
+static uint64_t
+mix (uint64_t h, uint64_t v)
+{
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  h ^= h >> 31;
+  return h * 0xbf58476d1ce4e5b9ull;
+}
+
+/* The object holding ADDR: this dump's, else one unloaded before.  */
+static const struct object *
+object_of (struct builder *b, uintptr_t addr)
+{
+  for (size_t i = 0; i < b->now.n; i++)
+    if (addr >= b->now.v[i].lo && addr < b->now.v[i].hi)
+      return &b->now.v[i];
+  for (size_t i = 0; i < retired.n; i++)
+    if (addr >= retired.v[i].lo && addr < retired.v[i].hi)
+      return &retired.v[i];
+  return NULL;
+}
+
+static int
+list_object (struct builder *b, const struct object *ob)
+{
+  ppc_profile *p = &b->p;
+  for (uint32_t i = 0; i < p->nobjects; i++)
+    if (!strcmp (p->objects[i].name, ob->name))
+      return 0;
+  ppc_object *v = realloc (p->objects, (p->nobjects + 1) * sizeof *v);
+  if (!v)
+    return -1;
+  p->objects = v;
+  ppc_object o = { strdup (ob->name), strdup (ob->path), strdup (ob->id) };
+  if (!o.name || !o.path || !o.build_id)
+    {
+      free (o.name);
+      free (o.path);
+      free (o.build_id);
+      return -1;
+    }
+  v[p->nobjects++] = o;
+  return 0;
+}
+
+/* "<object>+0x<offset>" of ADDR, malloc'd, its object listed.  */
+static char *
+address_key (struct builder *b, uint64_t addr)
+{
+  const struct object *ob = object_of (b, (uintptr_t) addr);
+  char *key;
+  if (ob && list_object (b, ob) < 0)
+    return NULL;
+  if (asprintf (&key, "%s+0x%llx", ob ? ob->name : "?",
+                (unsigned long long) (ob ? addr - ob->bias : addr))
+      < 0)
+    return NULL;
+  return key;
+}
+
+static int64_t
+fn_index (struct builder *b, uint64_t key)
+{
+  uint32_t j = (uint32_t) mix (0, key) & b->fn_mask;
+  for (; b->fn_slot[j]; j = (j + 1) & b->fn_mask)
+    if (b->fn_key[b->fn_slot[j] - 1] == key)
+      return b->fn_slot[j] - 1;
+  static const char *const pseudo[] = { "[root]", "[partial unwind]",
+                                        "[unsafe sample]",
+                                        "[node pool full]" };
+  ppc_profile *p = &b->p;
+  uint32_t i = p->nfns;
+  ppc_fn *f = &p->fns[i];
+  memset (f, 0, sizeof *f);
+  f->name = key <= PPS_FN_LOST ? strdup (pseudo[key]) : address_key (b, key);
+  f->meta = strdup ("");
+  f->source = strdup ("");
+  if (!f->name || !f->meta || !f->source)
+    {
+      free (f->name);
+      free (f->meta);
+      free (f->source);
+      return -1;
+    }
+  f->flags = PP_FN_SAMPLED;
+  b->fn_key[i] = key;
+  b->fn_slot[j] = i + 1;
+  p->nfns++;
+  return i;
+}
+
+static int64_t
+node_index (struct builder *b, uint32_t parent, uint32_t fn, uint64_t site)
+{
+  uint32_t j = (uint32_t) mix (mix (mix (0, parent), fn), site)
+               & b->node_mask;
+  for (; b->node_slot[j]; j = (j + 1) & b->node_mask)
+    {
+      const struct nkey *k = &b->node_key[b->node_slot[j] - 1];
+      if (k->parent == parent && k->fn == fn && k->site == site)
+        return b->node_slot[j] - 1;
+    }
+  ppc_profile *p = &b->p;
+  uint32_t i = p->nnodes;
+  ppc_node *n = &p->nodes[i];
+  memset (n, 0, sizeof *n);
+  n->parent = parent;
+  n->fn = fn;
+  n->site = site ? address_key (b, site) : strdup ("");
+  if (!n->site)
+    return -1;
+  b->node_key[i] = (struct nkey){ parent, fn, site };
+  b->node_slot[j] = i + 1;
+  p->nnodes++;
+  return i;
+}
+
+/* Thread T's tree into the profile: its nodes with samples in or below
+   them (the pseudo-functions made up front and never hit are left
+   out).  */
+static int
+add_thread (struct builder *b, const struct pps_thread *t)
+{
+  uint32_t n = t->nnodes;
+  uint64_t *incl = calloc (n ? n : 1, sizeof *incl);
+  uint32_t *to = calloc (n ? n : 1, sizeof *to);
+  int rc = -1;
+  if (!incl || !to)
+    goto out;
+  for (uint32_t i = n; i-- > 1;)
+    {
+      incl[i] += t->nodes[i].samples;
+      incl[t->nodes[i].parent] += incl[i];
+    }
+  to[0] = 0;
+  for (uint32_t i = 1; i < n; i++)
+    {
+      const struct pps_node *nd = &t->nodes[i];
+      if (!incl[i])
+        continue;
+      int64_t fn = fn_index (b, nd->fn);
+      if (fn < 0)
+        goto out;
+      /* under the root, no call site: the outermost frame */
+      int64_t k = node_index (b, to[nd->parent], (uint32_t) fn,
+                              nd->parent ? nd->site : 0);
+      if (k < 0)
+        goto out;
+      to[i] = (uint32_t) k;
+      ppc_node *pn = &b->p.nodes[k];
+      pn->excl[0] = pp_add_sat (pn->excl[0], nd->samples);
+      uint64_t v = nd->periods * b->period;
+      if (b->period && v / b->period != nd->periods)
+        v = UINT64_MAX;
+      pn->excl[1] = pp_add_sat (pn->excl[1], v);
+    }
+  rc = 0;
+out:
+  free (incl);
+  free (to);
+  return rc;
+}
+
+static int
+build (struct builder *b)
+{
+  const struct pps_config *c = &__pp_sample_config;
+  ppc_profile *p = &b->p;
+  p->runs = 1;
+  p->cct = 1;
+  p->nmetrics = 2;
+  p->metrics[0] = (ppc_metric){ strdup ("samples"), strdup (c->source),
+                                strdup ("samples"), 0, 0 };
+  p->metrics[1] = (ppc_metric){ strdup (c->metric), strdup (c->source),
+                                strdup (c->unit), 0, 0 };
+  for (int m = 0; m < 2; m++)
+    if (!p->metrics[m].name || !p->metrics[m].source || !p->metrics[m].unit)
+      return -1;
+  b->period = c->period;
+  dl_iterate_phdr (add_object, &b->now);
+  /* room for every node of every thread: no reallocation below */
+  size_t total = 1;
+  for (struct pps_thread *t = atomic_load (&__pp_sample_threads); t;
+       t = t->next)
+    total += t->nnodes;
+  size_t cap = 1;
+  while (cap < 2 * total)
+    cap <<= 1;
+  p->nodes = calloc (total, sizeof *p->nodes);
+  p->fns = calloc (total, sizeof *p->fns);
+  b->fn_key = calloc (total, sizeof *b->fn_key);
+  b->node_key = calloc (total, sizeof *b->node_key);
+  b->fn_slot = calloc (cap, sizeof *b->fn_slot);
+  b->node_slot = calloc (cap, sizeof *b->node_slot);
+  if (!p->nodes || !p->fns || !b->fn_key || !b->node_key || !b->fn_slot
+      || !b->node_slot)
+    return -1;
+  b->fn_mask = b->node_mask = (uint32_t) cap - 1;
+  /* the root */
+  p->nodes[0] = (ppc_node){ .fn = PPC_NO_FN, .parent = UINT32_MAX,
+                            .site = strdup ("") };
+  if (!p->nodes[0].site)
+    return -1;
+  p->nnodes = 1;
+  for (struct pps_thread *t = atomic_load (&__pp_sample_threads); t;
+       t = t->next)
+    if (add_thread (b, t) < 0)
+      return -1;
+  return 0;
+}
+
+static void
+builder_free (struct builder *b)
+{
+  ppc_free (&b->p);
+  objects_free (&b->now);
+  free (b->fn_key);
+  free (b->fn_slot);
+  free (b->node_key);
+  free (b->node_slot);
+}
+
+/* --------------------------------------------------------------- file */
+
+/* NOW merged with what PATH holds (a sampled profile), under its lock,
+   written atomically.  What is there and is not a ppgcc context
+   profile, or does not merge (other metrics: an instrumented run's), is
+   left alone and nothing is written.  */
+static int
+merge_and_write (const char *path, ppc_profile *now)
+{
+  const char *why = NULL;
+  int fd = pp_lock_beside (path, &why);
+  if (fd < 0)
+    {
+      fprintf (stderr, "ppgcc sampler: %s.lock: cannot lock: %s; %s not "
+               "written\n", path, why, path);
+      return -1;
+    }
+  pp_remove_stale_temps (path);
+  char *buf = NULL;
+  size_t len = 0;
+  ppc_profile old;
+  ppc_profile *result = now;
+  int have = pp_read_own_file (path, PPC_MAGIC " ", strlen (PPC_MAGIC " "),
+                               &buf, &len, &why);
+  int rc = -1;
+  if (have < 0)
+    fprintf (stderr, "ppgcc sampler: %s: %s; not a ppgcc profile, left as "
+             "it is; samples not written\n", path, why);
+  else if (have == 0 && ppc_decode (buf, len, &old, &why) < 0)
+    {
+      fprintf (stderr, "ppgcc sampler: %s: %s; left as it is; samples not "
+               "written\n", path, why ? why : "unreadable");
+      have = -1;
+    }
+  else if (have == 0 && ppc_merge (&old, now, &why) < 0)
+    {
+      fprintf (stderr, "ppgcc sampler: %s: cannot add this run: %s; left "
+               "as it is; samples not written\n", path, why);
+      ppc_free (&old);
+      have = -1;
+    }
+  else if (have == 0)
+    result = &old;
+  free (buf);
+  if (have >= 0)
+    {
+      rc = ppc_write_file (path, result);
+      if (rc < 0)
+        fprintf (stderr, "ppgcc sampler: %s: cannot write: %s\n", path,
+                 strerror (errno));
+      if (have == 0)
+        ppc_free (&old);
+    }
+  pp_unlock (fd);
+  return rc;
+}
+
+PPS_HIDDEN int
+__pp_sample_write (void)
+{
+  const char *path = __pp_sample_config.file;
+  struct builder b;
+  memset (&b, 0, sizeof b);
+  pthread_mutex_lock (&retired_lock);
+  int rc = -1;
+  if (build (&b) < 0)
+    fprintf (stderr, "ppgcc sampler: %s: out of memory; samples not "
+             "written\n", path);
+  else
+    rc = merge_and_write (path, &b.p);
+  pthread_mutex_unlock (&retired_lock);
+  builder_free (&b);
+  return rc;
+}

@@ -1,0 +1,192 @@
+/* The sample: at each SIGPROF, the interrupted thread's call stack is
+   walked from the signal's context to its outermost frame (csprof §2.2)
+   with libunwind, which reads the compiler's unwind information (DWARF
+   CFI in .eh_frame): code built with -O2 -fomit-frame-pointer unwinds
+   as well as any, prologues and epilogues included.  The path is added
+   to the thread's calling context tree, a node per (parent, function,
+   call site), and the innermost node's sample count goes up.
+
+   Memoization (§2.2): the last sample's frames and their nodes are kept
+   (the cached call stack); the new sample's frames are compared from the
+   outermost on, and insertion starts below the last one that agrees.
+   Frames agree when their instruction pointers do: a node is fixed by
+   its parent, its function (from the IP) and its call site (the IP of
+   the frame above), so equal IPs from the root down mean equal nodes.
+
+   Async-signal safety: nothing here allocates.  Nodes come from the
+   thread's pool (thread.c); libunwind's local unwinding is made for
+   signal handlers (per-thread caches, set up by init.c).  A sample that
+   lands where the stack must not be walked (inside dlopen, where the
+   loader's lists change under libunwind's dl_iterate_phdr, or inside the
+   profiler) counts under "[unsafe sample]" (csprof §3.2); one whose
+   unwinding fails keeps the frames it got under "[partial unwind]";
+   one that finds the pool full counts under "[node pool full]".  */
+#define _GNU_SOURCE
+#define UNW_LOCAL_ONLY
+#include "sample.h"
+
+#include <errno.h>
+#include <libunwind.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+
+static uint32_t
+hash3 (uint64_t a, uint64_t b, uint64_t c)
+{
+  uint64_t h = a * 0x9e3779b97f4a7c15ull;
+  h ^= b + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+  h ^= c + 0x85ebca6b0b6f4b33ull + (h << 6) + (h >> 2);
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  return (uint32_t) (h ^ (h >> 32));
+}
+
+PPS_HIDDEN uint32_t
+__pp_sample_child (struct pps_thread *t, uint32_t parent, uint64_t fn,
+                   uint64_t site)
+{
+  uint32_t b = hash3 (parent, fn, site) & (t->nbuckets - 1);
+  for (uint32_t k = t->buckets[b]; k; k = t->nodes[k - 1].next)
+    {
+      const struct pps_node *n = &t->nodes[k - 1];
+      if (n->parent == parent && n->fn == fn && n->site == site)
+        return k - 1;
+    }
+  if (t->nnodes == t->cap)
+    return UINT32_MAX;
+  uint32_t i = t->nnodes;
+  t->nodes[i] = (struct pps_node){ fn, site, 0, 0, parent, t->buckets[b] };
+  /* the node is whole before the bucket points at it */
+  atomic_signal_fence (memory_order_release);
+  t->buckets[b] = i + 1;
+  t->nnodes = i + 1;
+  return i;
+}
+
+/* The frames of the interrupted stack into T's scratch, innermost
+   first; their number, *COMPLETE set when the walk reached the
+   outermost frame.  */
+static uint32_t
+unwind (struct pps_thread *t, void *uc, int *complete)
+{
+  unw_cursor_t c;
+  *complete = 0;
+  if (unw_init_local2 (&c, (unw_context_t *) uc, UNW_INIT_SIGNAL_FRAME) < 0)
+    return 0;
+  uint32_t n = 0;
+  for (;;)
+    {
+      unw_word_t ip = 0, sp = 0;
+      unw_proc_info_t pi;
+      if (unw_get_reg (&c, UNW_REG_IP, &ip) < 0 || ip < PPS_FN_PSEUDO_END)
+        break;
+      unw_get_reg (&c, UNW_REG_SP, &sp);
+      /* the function: the start of the code its FDE covers; a frame
+         without unwind information keeps its IP, named at report time
+         all the same */
+      uint64_t fn = ip;
+      if (unw_get_proc_info (&c, &pi) == 0 && pi.start_ip >= PPS_FN_PSEUDO_END
+          && pi.start_ip <= ip)
+        fn = pi.start_ip;
+      t->scratch[n] = (struct pps_frame){ ip, sp, 0 };
+      t->scratch_fn[n] = fn;
+      if (++n == PPS_MAX_DEPTH)
+        break;
+      int r = unw_step (&c);
+      if (r == 0)
+        {
+          *complete = 1;
+          break;
+        }
+      if (r < 0)
+        break;
+    }
+  return n;
+}
+
+/* Adds the sample's N frames (T's scratch) to the tree under BASE.  */
+static void
+insert (struct pps_thread *t, uint32_t n, uint32_t base, int cacheable,
+        uint64_t periods)
+{
+  uint32_t parent = base, j = 0;
+  /* the prefix the cached call stack shares (§2.2) */
+  if (cacheable)
+    for (; j < n && j < t->cache_depth; j++)
+      {
+        const struct pps_frame *f = &t->scratch[n - 1 - j];
+        if (t->cache[j].ip != f->ip)
+          break;
+        parent = t->cache[j].node;
+      }
+  /* the new suffix */
+  for (; j < n; j++)
+    {
+      uint32_t k = n - 1 - j;
+      uint64_t site = k + 1 < n ? t->scratch[k + 1].ip : 0;
+      uint32_t node = __pp_sample_child (t, parent, t->scratch_fn[k], site);
+      if (node == UINT32_MAX)
+        {
+          t->lost++;
+          t->nodes[PPS_FN_LOST].samples++;
+          t->nodes[PPS_FN_LOST].periods += periods;
+          t->cache_depth = 0;
+          return;
+        }
+      t->scratch[k].node = node;
+      parent = node;
+      if (cacheable)
+        t->cache[j] = (struct pps_frame){ t->scratch[k].ip, t->scratch[k].sp,
+                                          node };
+    }
+  t->nodes[parent].samples++;
+  t->nodes[parent].periods += periods;
+  t->cache_depth = cacheable ? n : 0;
+}
+
+PPS_HIDDEN void
+__pp_sample_handler (int sig, siginfo_t *si, void *uc)
+{
+  (void) sig;
+  (void) si;
+  int saved = errno;
+  struct pps_thread *t = __pp_sample_self ();
+  if (!t)
+    goto out;
+  if (!t->in_handler && !atomic_load (&__pp_sample_stopping))
+    {
+      t->in_handler = 1;
+      t->samples++;
+      /* the timer's expirations since the last signal, this one too */
+      uint64_t periods = 1;
+      if (si && si->si_code == SI_TIMER && si->si_overrun > 0)
+        periods += (uint64_t) si->si_overrun;
+      if (t->unsafe)
+        {
+          t->unsafe_samples++;
+          t->nodes[PPS_FN_UNSAFE].samples++;
+          t->nodes[PPS_FN_UNSAFE].periods += periods;
+        }
+      else
+        {
+          int complete;
+          uint32_t n = unwind (t, uc, &complete);
+          if (!complete)
+            {
+              t->partial++;
+              if (n == 0)
+                {
+                  t->nodes[PPS_FN_PARTIAL].samples++;
+                  t->nodes[PPS_FN_PARTIAL].periods += periods;
+                }
+            }
+          if (n)
+            insert (t, n, complete ? 0 : PPS_FN_PARTIAL, complete, periods);
+        }
+      t->in_handler = 0;
+    }
+  if (t->perf_fd >= 0)
+    ioctl (t->perf_fd, PERF_EVENT_IOC_REFRESH, 1);
+out:
+  errno = saved;
+}

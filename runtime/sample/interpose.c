@@ -1,0 +1,207 @@
+/* The library calls the sampler overrides (csprof §2.5.2), each calling
+   the C library's own (dlsym RTLD_NEXT) after or around its work:
+
+   - pthread_create (§2.5.5): the new thread starts in __pp_sample_thread_main,
+     which makes its state and arms its timer before the program's start
+     routine runs, and stops the timer when the thread ends (returning
+     or pthread_exit: a cleanup handler); its tree stays for the dump.
+   - longjmp, _longjmp, siglongjmp, __longjmp_chk (§2.5.3): a non-local
+     exit leaves the cached call stack describing frames that are gone;
+     it is dropped, so that the next sample walks the whole stack.  (The
+     cache is checked frame by frame anyway, handler.c; without the
+     trampoline nothing else points into the stack.)
+   - dlopen, dlclose (§2.5.1): samples while the loader changes its
+     lists count as unsafe; at dlclose the objects are listed first, so
+     that the samples taken in a library that is unloaded still name it.
+   - _exit, _Exit: the profile is written first (exit's handlers do not
+     run).
+   - fork: through pthread_atfork (init.c), which every fork runs.  */
+#define _GNU_SOURCE
+#include "sample.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define PUBLIC __attribute__ ((visibility ("default")))
+
+/* The next definition of NAME (the C library's), or abort with one line
+   when there is none.  */
+static void *
+next (const char *name)
+{
+  void *f = dlsym (RTLD_NEXT, name);
+  if (!f)
+    {
+      fprintf (stderr, "ppgcc sampler: %s not found after the sampler "
+               "(dlsym: %s)\n", name, dlerror ());
+      abort ();
+    }
+  return f;
+}
+
+#define REAL(type, name)                                                    \
+  static type real_##name;                                                  \
+  if (!real_##name)                                                         \
+    real_##name = (type) next (#name)
+
+/* ------------------------------------------------------------ threads */
+
+struct start
+{
+  void *(*fn) (void *);
+  void *arg;
+};
+
+static void
+thread_ends (void *t)
+{
+  __pp_sample_thread_stop (t);
+}
+
+static void *
+__pp_sample_thread_main (void *p)
+{
+  struct start s = *(struct start *) p;
+  free (p);
+  struct pps_thread *t = __pp_sample_active ? __pp_sample_thread_start ()
+                                            : NULL;
+  void *r;
+  pthread_cleanup_push (thread_ends, t);
+  r = s.fn (s.arg);
+  pthread_cleanup_pop (1);
+  return r;
+}
+
+typedef int (*pthread_create_fn) (pthread_t *, const pthread_attr_t *,
+                                  void *(*) (void *), void *);
+
+PUBLIC int
+pthread_create (pthread_t *th, const pthread_attr_t *attr,
+                void *(*fn) (void *), void *arg)
+{
+  REAL (pthread_create_fn, pthread_create);
+  struct start *s = malloc (sizeof *s);
+  if (!s)
+    return real_pthread_create (th, attr, fn, arg);
+  s->fn = fn;
+  s->arg = arg;
+  int rc = real_pthread_create (th, attr, __pp_sample_thread_main, s);
+  if (rc != 0)
+    free (s);
+  return rc;
+}
+
+/* ---------------------------------------------------- non-local exits */
+
+static void
+nonlocal_exit (void)
+{
+  struct pps_thread *t = __pp_sample_self ();
+  if (t)
+    {
+      t->cache_depth = 0;
+      t->nonlocal_exits++;
+    }
+}
+
+typedef void (*longjmp_fn) (struct __jmp_buf_tag[1], int);
+
+PUBLIC void
+longjmp (struct __jmp_buf_tag env[1], int val)
+{
+  REAL (longjmp_fn, longjmp);
+  nonlocal_exit ();
+  real_longjmp (env, val);
+  __builtin_unreachable ();
+}
+
+PUBLIC void
+_longjmp (struct __jmp_buf_tag env[1], int val)
+{
+  REAL (longjmp_fn, _longjmp);
+  nonlocal_exit ();
+  real__longjmp (env, val);
+  __builtin_unreachable ();
+}
+
+PUBLIC void
+siglongjmp (struct __jmp_buf_tag env[1], int val)
+{
+  REAL (longjmp_fn, siglongjmp);
+  nonlocal_exit ();
+  real_siglongjmp (env, val);
+  __builtin_unreachable ();
+}
+
+/* what longjmp becomes under _FORTIFY_SOURCE */
+PUBLIC void
+__longjmp_chk (struct __jmp_buf_tag env[1], int val)
+{
+  REAL (longjmp_fn, __longjmp_chk);
+  nonlocal_exit ();
+  real___longjmp_chk (env, val);
+  __builtin_unreachable ();
+}
+
+/* --------------------------------------------------- dynamic loading */
+
+/* Dumps list the objects loaded then; one unloaded before is listed
+   here first (dump.c).  */
+PPS_HIDDEN void __pp_sample_retire_objects (void);
+
+typedef void *(*dlopen_fn) (const char *, int);
+typedef int (*dlclose_fn) (void *);
+
+PUBLIC void *
+dlopen (const char *file, int mode)
+{
+  REAL (dlopen_fn, dlopen);
+  struct pps_thread *t = __pp_sample_self ();
+  if (t)
+    t->unsafe++;
+  void *h = real_dlopen (file, mode);
+  if (t)
+    t->unsafe--;
+  return h;
+}
+
+PUBLIC int
+dlclose (void *h)
+{
+  REAL (dlclose_fn, dlclose);
+  struct pps_thread *t = __pp_sample_self ();
+  if (t)
+    t->unsafe++;
+  if (__pp_sample_active)
+    __pp_sample_retire_objects ();
+  int rc = real_dlclose (h);
+  if (t)
+    t->unsafe--;
+  return rc;
+}
+
+/* --------------------------------------------------------------- exit */
+
+typedef void (*exit_fn) (int);
+
+PUBLIC void
+_exit (int status)
+{
+  REAL (exit_fn, _exit);
+  __pp_sample_finish ();
+  real__exit (status);
+  __builtin_unreachable ();
+}
+
+PUBLIC void
+_Exit (int status)
+{
+  REAL (exit_fn, _Exit);
+  __pp_sample_finish ();
+  real__Exit (status);
+  __builtin_unreachable ();
+}

@@ -1,0 +1,147 @@
+/* libppsample: the sampling call-path profiler (csprof, Froyd,
+   Mellor-Crummey and Fowler, ICS'05), preloaded into any program by
+   `ppprof record` (tools/record.c).  A CPU-time timer per thread (or a
+   perf_event counter's overflow) sends SIGPROF; the handler
+   (handler.c) unwinds the interrupted thread's stack with libunwind
+   from the signal's ucontext, through the compiler's DWARF CFI, and
+   adds the call path to the thread's calling context tree (csprof §2.2),
+   built of nodes preallocated outside the handler (thread.c).  At exit
+   the trees are merged and written as a .ppc (dump.c): each node a
+   function (its entry address "<object>+0x<offset>", named at report
+   time) called from a call site (the return address, as the
+   instrumented CCT mode writes it), its samples the metrics.
+
+   Internal to the library: every symbol here is hidden; the library
+   exports only the functions it interposes (interpose.c) and __pp_
+   ones.  */
+#ifndef PPSAMPLE_H
+#define PPSAMPLE_H
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#define PPS_HIDDEN __attribute__ ((visibility ("hidden")))
+
+/* Frames unwound at most per sample; a deeper stack keeps its innermost
+   frames under the "[partial unwind]" node.  */
+#define PPS_MAX_DEPTH 1024
+
+/* Function keys that are not code addresses: the pseudo-functions under
+   a thread's root that hold samples that could not be attributed to a
+   whole call path (csprof §3.2: "unsafe" samples, counted, not
+   dropped).  */
+enum
+{
+  PPS_FN_ROOT = 0,
+  PPS_FN_PARTIAL = 1, /* unwinding stopped early: the innermost frames */
+  PPS_FN_UNSAFE = 2,  /* in the dynamic loader or the profiler itself */
+  PPS_FN_LOST = 3,    /* the thread's node pool was full */
+  PPS_FN_PSEUDO_END = 16
+};
+
+/* A calling context: function FN (its entry address, or a PPS_FN_*)
+   called from SITE (the return address in the caller; 0 for the
+   outermost frame) under node PARENT.  NEXT chains the hash bucket.  */
+struct pps_node
+{
+  uint64_t fn, site;
+  uint64_t samples;
+  uint64_t periods; /* the sampling periods they stand for: a CPU-time
+                       timer's expirations that came late (the kernel
+                       checks them at its tick) count as overruns */
+  uint32_t parent, next;
+};
+
+/* One entry of the cached call stack (csprof §2.2): a frame's IP and
+   stack pointer, and its node, outermost first.  */
+struct pps_frame
+{
+  uint64_t ip, sp;
+  uint32_t node;
+};
+
+/* A thread's profiling state, mmap'd when the thread starts (never in
+   the handler) and kept until the process writes its profile.  */
+struct pps_thread
+{
+  struct pps_thread *next; /* all threads' states, newest first */
+  pid_t tid;
+  timer_t timer;
+  int have_timer;
+  int perf_fd;             /* the perf_event counter, or -1 */
+  volatile sig_atomic_t in_handler;
+  volatile sig_atomic_t unsafe; /* > 0: inside dlopen, longjmp, the
+                                   profiler: samples count as unsafe */
+  /* the tree: nodes[0] is the thread's root */
+  struct pps_node *nodes;
+  uint32_t nnodes, cap;
+  uint32_t *buckets;       /* node index + 1, 0 empty */
+  uint32_t nbuckets;       /* a power of two */
+  /* the cached call stack of the last sample (csprof §2.2) */
+  struct pps_frame *cache;
+  uint32_t cache_depth;
+  /* the handler's scratch: this sample's frames, innermost first */
+  struct pps_frame *scratch;
+  uint64_t *scratch_fn;
+  /* counts */
+  uint64_t samples, partial, unsafe_samples, lost, nonlocal_exits;
+  size_t map_len;          /* of the one mapping holding all of this */
+};
+
+/* The settings (from the environment that `ppprof record` sets).  */
+struct pps_config
+{
+  long hz;                 /* PPGCC_SAMPLE_HZ */
+  uint64_t period;         /* ns of CPU time (timer), or events (perf) */
+  int perf;                /* 0: the CPU-time timer; 1: perf_event */
+  uint32_t perf_type;
+  uint64_t perf_config;
+  char event[64];          /* as named: "cpu-clock", "task-clock", ... */
+  char source[128];        /* the metrics' source, e.g. "timer
+                              CLOCK_THREAD_CPUTIME_ID @ 1000 Hz" */
+  char unit[16];           /* the second metric's: "ns" or "events" */
+  char metric[64];         /* its name: "cpu-time", "cycles", ... */
+  uint32_t nodes;          /* per thread, PPGCC_SAMPLE_NODES */
+  char *file;              /* the profile, malloc'd */
+};
+
+PPS_HIDDEN extern struct pps_config __pp_sample_config;
+PPS_HIDDEN extern struct pps_thread *_Atomic __pp_sample_threads;
+/* Set while the profile is being written: samples are ignored.  */
+PPS_HIDDEN extern atomic_int __pp_sample_stopping;
+/* Whether the library's constructor has run (and sampling is on).  */
+PPS_HIDDEN extern int __pp_sample_active;
+
+/* thread.c: the calling thread's state, made and its timer started;
+   NULL when that fails (one line said).  */
+PPS_HIDDEN struct pps_thread *__pp_sample_thread_start (void);
+/* Its timer stopped; the tree stays for the dump.  */
+PPS_HIDDEN void __pp_sample_thread_stop (struct pps_thread *t);
+/* The calling thread's state, or NULL.  */
+PPS_HIDDEN struct pps_thread *__pp_sample_self (void);
+/* In a child after fork: only the calling thread's state, emptied, and
+   a new timer (timers are not inherited).  */
+PPS_HIDDEN void __pp_sample_after_fork (void);
+/* An empty tree (nodes 0..PPS_FN_LOST made).  */
+PPS_HIDDEN void __pp_sample_thread_reset (struct pps_thread *t);
+
+/* handler.c: the SIGPROF handler.  */
+PPS_HIDDEN void __pp_sample_handler (int sig, siginfo_t *si, void *uc);
+/* The child node of PARENT for (FN, SITE), made if need be; UINT32_MAX
+   when the pool is full.  Safe in the handler.  */
+PPS_HIDDEN uint32_t __pp_sample_child (struct pps_thread *t,
+                                       uint32_t parent, uint64_t fn,
+                                       uint64_t site);
+
+/* init.c: libunwind's per-thread set-up, outside the handler.  */
+PPS_HIDDEN void __pp_sample_warm_up (void);
+
+/* dump.c: every thread's tree merged and written.  0, or -1 (said).  */
+PPS_HIDDEN int __pp_sample_write (void);
+/* init.c: stops sampling and writes the profile, once per process.  */
+PPS_HIDDEN void __pp_sample_finish (void);
+
+#endif

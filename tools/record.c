@@ -1,0 +1,350 @@
+/* ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG ARGS...: runs
+   any program (built by ppgcc or not) with the sampling profiler
+   preloaded (libppsample.so, runtime/sample/: csprof §2, "we instruct
+   the loader to pre-load our profiling library"), and says where its
+   calling context tree went.  The program's exit status is passed
+   through (a signal's death as 128 + the signal).
+
+   The library: $PPGCC_SAMPLE_LIB, else the installed one in
+   $(pkglibdir).  Events: cpu-clock (a CPU-time timer per thread; no
+   PMU needed), task-clock (perf_event's software clock), and the
+   hardware counters cycles, instructions, branch-misses, cache-misses
+   where the kernel offers them: one that is not is said in one line and
+   the timer used instead.  */
+#define _GNU_SOURCE
+#include "config.h"
+
+#include "commands.h"
+#include "context.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef PPGCC_PKGLIBDIR
+#define PPGCC_PKGLIBDIR "/usr/local/lib/ppgcc"
+#endif
+
+extern char **environ;
+
+static const struct
+{
+  const char *name;
+  int perf_type; /* -1: the timer */
+  uint64_t config;
+} events[] = {
+  { "cpu-clock", -1, 0 },
+  { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+  { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+  { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+  { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+  { "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+};
+
+static void
+record_usage (FILE *out)
+{
+  fputs ("usage: ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG "
+         "ARGS...\n"
+         "  -F HZ     samples per second of the event (default 200)\n"
+         "  -e EVENT  cpu-clock (default: CPU-time timer per thread), "
+         "task-clock,\n"
+         "            cycles, instructions, branch-misses, cache-misses\n"
+         "  -o FILE   the profile (default: PROG's name + .sampled.ppc "
+         "here)\n",
+         out);
+}
+
+/* Whether this thread may count EVENT (perf_event_open, user mode): 0,
+   or -1 with errno.  */
+static int
+perf_available (int type, uint64_t config)
+{
+  struct perf_event_attr a;
+  memset (&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = (uint32_t) type;
+  a.config = config;
+  a.exclude_kernel = 1;
+  a.exclude_hv = 1;
+  a.disabled = 1;
+  int fd = (int) syscall (SYS_perf_event_open, &a, 0, -1, -1, 0);
+  if (fd < 0)
+    return -1;
+  close (fd);
+  return 0;
+}
+
+/* NAME=VALUE into ENV (room for it), replacing NAME's entry.  */
+static void
+set_env (char **env, int *n, char *entry)
+{
+  size_t len = strcspn (entry, "=") + 1;
+  for (int i = 0; i < *n; i++)
+    if (!strncmp (env[i], entry, len))
+      {
+        env[i] = entry;
+        return;
+      }
+  env[(*n)++] = entry;
+  env[*n] = NULL;
+}
+
+/* The samples the profile at PATH holds, and of them the ones without a
+   whole call path; -1 when it cannot be read.  */
+static int
+summarize (const char *path, uint64_t *samples, uint64_t *unsafe,
+           uint64_t *partial, uint64_t *runs)
+{
+  ppc_profile p;
+  const char *why = NULL;
+  if (ppc_read_file (path, &p, &why) != 0)
+    return -1;
+  *samples = *unsafe = *partial = 0;
+  *runs = p.runs;
+  for (uint32_t i = 1; i < p.nnodes && p.nmetrics > 0; i++)
+    {
+      uint64_t v = p.nodes[i].excl[0];
+      *samples += v;
+      const char *name = p.nodes[i].fn < p.nfns ? p.fns[p.nodes[i].fn].name
+                                                : "";
+      if (!strcmp (name, "[unsafe sample]"))
+        *unsafe += v;
+      else if (!strcmp (name, "[partial unwind]"))
+        *partial += v;
+    }
+  /* below "[partial unwind]": partial too */
+  for (uint32_t i = 1; i < p.nnodes && p.nmetrics > 0; i++)
+    {
+      uint32_t up = i;
+      while (up && p.nodes[up].parent && p.nodes[up].parent != UINT32_MAX)
+        up = p.nodes[up].parent;
+      if (up != i && !strcmp (p.fns[p.nodes[up].fn].name, "[partial unwind]"))
+        *partial += p.nodes[i].excl[0];
+    }
+  ppc_free (&p);
+  return 0;
+}
+
+int
+ppprof_record (int argc, char **argv)
+{
+  long hz = 200;
+  const char *event = "cpu-clock", *out = NULL;
+  int i = 0;
+  for (; i < argc; i++)
+    {
+      const char *a = argv[i];
+      if (!strcmp (a, "--"))
+        {
+          i++;
+          break;
+        }
+      if (!strcmp (a, "-h") || !strcmp (a, "--help"))
+        {
+          record_usage (stdout);
+          return 0;
+        }
+      if ((!strcmp (a, "-F") || !strcmp (a, "-e") || !strcmp (a, "-o"))
+          && i + 1 >= argc)
+        {
+          fprintf (stderr, "ppprof record: %s needs a value\n", a);
+          return 1;
+        }
+      if (!strcmp (a, "-F"))
+        {
+          char *end;
+          const char *v = argv[++i];
+          errno = 0;
+          hz = strtol (v, &end, 10);
+          if (*end || !*v || errno || hz < 1 || hz > 100000)
+            {
+              fprintf (stderr, "ppprof record: -F %s: not a rate from 1 to "
+                       "100000 samples per second\n", v);
+              return 1;
+            }
+        }
+      else if (!strcmp (a, "-e"))
+        event = argv[++i];
+      else if (!strcmp (a, "-o"))
+        out = argv[++i];
+      else if (a[0] == '-')
+        {
+          fprintf (stderr, "ppprof record: unknown option '%s'\n", a);
+          record_usage (stderr);
+          return 1;
+        }
+      else
+        break;
+    }
+  if (i >= argc)
+    {
+      fprintf (stderr, "ppprof record: no program to run\n");
+      record_usage (stderr);
+      return 1;
+    }
+  char **prog = argv + i;
+
+  int ev = -1;
+  for (size_t k = 0; k < sizeof events / sizeof *events; k++)
+    if (!strcmp (event, events[k].name))
+      ev = (int) k;
+  if (ev < 0)
+    {
+      fprintf (stderr, "ppprof record: -e %s: unknown event (cpu-clock, "
+               "task-clock, cycles, instructions, branch-misses, "
+               "cache-misses)\n", event);
+      return 1;
+    }
+  if (events[ev].perf_type >= 0
+      && perf_available (events[ev].perf_type, events[ev].config) < 0)
+    {
+      fprintf (stderr, "ppprof record: event '%s' is not available here "
+               "(perf_event_open: %s%s); sampling the CPU-time timer "
+               "(cpu-clock) instead\n", event, strerror (errno),
+               errno == ENOENT || errno == EOPNOTSUPP
+                   ? ": no such hardware counter" : "");
+      ev = 0;
+    }
+
+  const char *lib = getenv ("PPGCC_SAMPLE_LIB");
+  if (!lib || !*lib)
+    lib = PPGCC_PKGLIBDIR "/libppsample.so";
+  if (access (lib, R_OK) != 0)
+    {
+      fprintf (stderr, "ppprof record: %s: %s (the sampler; set "
+               "PPGCC_SAMPLE_LIB to use another)\n", lib, strerror (errno));
+      return 2;
+    }
+
+  /* the profile: absolute, so that a program that changes directory
+     writes it here; an old one is replaced (a fresh profile per run),
+     anything else is left alone */
+  char *file = NULL;
+  if (!out)
+    {
+      const char *base = strrchr (prog[0], '/');
+      base = base ? base + 1 : prog[0];
+      if (asprintf (&file, "%s.sampled.ppc", base) < 0)
+        file = NULL;
+    }
+  else
+    file = strdup (out);
+  char *abs = NULL;
+  char cwd[4096];
+  if (file && file[0] != '/' && getcwd (cwd, sizeof cwd))
+    {
+      if (asprintf (&abs, "%s/%s", cwd, file) < 0)
+        abs = NULL;
+      free (file);
+      file = abs;
+    }
+  if (!file)
+    {
+      fprintf (stderr, "ppprof record: out of memory\n");
+      return 2;
+    }
+  struct stat st;
+  if (lstat (file, &st) == 0)
+    {
+      if (!S_ISREG (st.st_mode) || !pp_is_context_file (file))
+        {
+          fprintf (stderr, "ppprof record: %s: exists and is not a context "
+                   "profile (.ppc); not replaced\n", file);
+          free (file);
+          return 2;
+        }
+      unlink (file);
+    }
+
+  /* the program's environment: ours with the sampler's settings */
+  int n = 0;
+  while (environ[n])
+    n++;
+  char **env = calloc ((size_t) n + 8, sizeof *env);
+  char *preload = NULL, *e_file = NULL, *e_hz = NULL, *e_event = NULL;
+  const char *old = getenv ("LD_PRELOAD");
+  int ok = env != NULL;
+  if (ok)
+    {
+      memcpy (env, environ, (size_t) n * sizeof *env);
+      ok = (old && *old ? asprintf (&preload, "LD_PRELOAD=%s:%s", old, lib)
+                        : asprintf (&preload, "LD_PRELOAD=%s", lib)) >= 0
+           && asprintf (&e_file, "PPGCC_SAMPLE_FILE=%s", file) >= 0
+           && asprintf (&e_hz, "PPGCC_SAMPLE_HZ=%ld", hz) >= 0
+           && asprintf (&e_event, "PPGCC_SAMPLE_EVENT=%s",
+                        events[ev].name) >= 0;
+    }
+  int rc = 2;
+  if (!ok)
+    {
+      fprintf (stderr, "ppprof record: out of memory\n");
+      goto done;
+    }
+  set_env (env, &n, preload);
+  set_env (env, &n, e_file);
+  set_env (env, &n, e_hz);
+  set_env (env, &n, e_event);
+
+  /* ^C and kill go to the program, which writes its profile; we wait */
+  struct sigaction ign, old_int, old_term;
+  memset (&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigaction (SIGINT, &ign, &old_int);
+  sigaction (SIGTERM, &ign, &old_term);
+  fflush (NULL);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      sigaction (SIGINT, &old_int, NULL);
+      sigaction (SIGTERM, &old_term, NULL);
+      execvpe (prog[0], prog, env);
+      fprintf (stderr, "ppprof record: cannot run %s: %s\n", prog[0],
+               strerror (errno));
+      _exit (127);
+    }
+  int status = 0;
+  if (pid < 0)
+    fprintf (stderr, "ppprof record: cannot start %s: %s\n", prog[0],
+             strerror (errno));
+  else
+    while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
+      ;
+  sigaction (SIGINT, &old_int, NULL);
+  sigaction (SIGTERM, &old_term, NULL);
+  if (pid < 0)
+    goto done;
+  rc = WIFEXITED (status) ? WEXITSTATUS (status)
+       : WIFSIGNALED (status) ? 128 + WTERMSIG (status) : 2;
+  if (WIFEXITED (status) && WEXITSTATUS (status) == 127
+      && access (file, F_OK) != 0)
+    goto done; /* could not run it: said */
+  uint64_t samples, unsafe, partial, runs;
+  if (summarize (file, &samples, &unsafe, &partial, &runs) < 0)
+    fprintf (stderr, "ppprof record: %s wrote no profile (%s): statically "
+             "linked, or it never ran long enough to exit normally?\n",
+             prog[0], file);
+  else
+    fprintf (stderr, "ppprof record: %s: %" PRIu64 " sample%s (%s at %ld "
+             "Hz), %" PRIu64 " process%s; %" PRIu64 " unsafe, %" PRIu64
+             " partial unwinds\n", file, samples, samples == 1 ? "" : "s",
+             events[ev].name, hz, runs, runs == 1 ? "" : "es", unsafe,
+             partial);
+done:
+  free (env);
+  free (preload);
+  free (e_file);
+  free (e_hz);
+  free (e_event);
+  free (file);
+  return rc;
+}
