@@ -191,6 +191,7 @@ pdb_empty_or_missing (const char *dir)
   while (empty && (e = readdir (d)))
     if (strcmp (e->d_name, ".") && strcmp (e->d_name, "..")
         && strcmp (e->d_name, "epochs") && strcmp (e->d_name, "epochs.lock")
+        && strcmp (e->d_name, "FORMAT")
         && strncmp (e->d_name, "FORMAT" PP_TMP_INFIX,
                     sizeof "FORMAT" PP_TMP_INFIX - 1))
       empty = 0;
