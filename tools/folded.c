@@ -1,7 +1,7 @@
 /* ppprof folded: a .ppc profile as folded stacks, the input of flame
    graph tools: one line "main;work;leaf VALUE" per calling context, VALUE
    the context's exclusive metric (PLDI'97 §4.3), or its calls without
-   --metric.  Contexts that differ only by call site fold into one line;
+   --metric (a sampled profile, which counts no calls: its samples).  Contexts that differ only by call site fold into one line;
    lines sorted by stack, zeros left out.  */
 #include "config.h"
 #include "pp/sat.h"
@@ -75,6 +75,20 @@ ppprof_folded (char **files, int nfiles, const char *metric,
                    "(source unavailable)\n", c.name, metric);
           rc = 2;
         }
+    }
+  else
+    {
+      /* A sampled profile (ppprof record) counts no calls: its first
+         measured metric, the samples, instead.  */
+      int any_calls = 0;
+      for (uint32_t i = 0; i < c.prof.nnodes && !any_calls; i++)
+        any_calls = c.prof.nodes[i].calls != 0;
+      for (int m = 0; !any_calls && m < (int) c.prof.nmetrics; m++)
+        if (pp_context_measured (&c, m))
+          {
+            f.metric = m;
+            break;
+          }
     }
   f.lines = calloc (c.prof.nnodes + 1, sizeof *f.lines);
   if (rc == 0 && !f.lines)
