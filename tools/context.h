@@ -71,4 +71,8 @@ void pp_context_name_functions (pp_context *c);
 /* The source file of function FN, as the metadata names it.  */
 const char *pp_context_fn_file (const pp_context *c, uint32_t fn);
 
+/* sites.c: the build id of the ELF file PATH in hex, malloc'd ("" without
+   one); NULL when PATH cannot be read.  */
+char *pp_file_build_id (const char *path);
+
 #endif

@@ -16,6 +16,7 @@
 
 #include "commands.h"
 #include "context.h"
+#include "pp/profile_db.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -135,6 +136,84 @@ summarize (const char *path, uint64_t *samples, uint64_t *unsafe,
   return 0;
 }
 
+/* PROG as execvp finds it, absolute (realpath), malloc'd; NULL when it
+   is not there.  */
+static char *
+find_program (const char *prog)
+{
+  if (strchr (prog, '/'))
+    return realpath (prog, NULL);
+  const char *path = getenv ("PATH");
+  char buf[4096];
+  for (const char *p = path ? path : "/usr/bin:/bin"; p && *p;)
+    {
+      const char *colon = strchr (p, ':');
+      size_t n = colon ? (size_t) (colon - p) : strlen (p);
+      snprintf (buf, sizeof buf, "%.*s/%s", (int) n, n ? p : ".", prog);
+      if (access (buf, X_OK) == 0)
+        return realpath (buf, NULL);
+      p = colon ? colon + 1 : NULL;
+    }
+  return NULL;
+}
+
+/* With a profile database (PPGCC_PROFILE_DB, no -o): the current epoch's
+   <build id of PROG>/<its name>.sampled.ppc (doc/profile-db.md), which
+   the runs of that build merge into.  The epoch is the one current when
+   the run starts.  malloc'd, or NULL after one line.  */
+static char *
+db_profile_file (const char *db, const char *prog)
+{
+  char *exe = find_program (prog);
+  char *id = exe ? pp_file_build_id (exe) : NULL;
+  const char *why = "out of memory";
+  char *file = NULL, *epoch = NULL, *edir = NULL, *idir = NULL;
+  char key[140];
+  if (!exe || !id)
+    {
+      fprintf (stderr, "ppprof record: %s: not found\n", prog);
+      goto out;
+    }
+  if (*id)
+    snprintf (key, sizeof key, "%s", id);
+  else
+    {
+      /* as the runtime names an image without a build id */
+      uint32_t h = 2166136261u;
+      for (const char *c = exe; *c; c++)
+        h = (h ^ (unsigned char) *c) * 16777619u;
+      snprintf (key, sizeof key, "path-%08x", h);
+    }
+  int fd = -1;
+  if (pdb_open_root (db, 1, &why) < 0
+      || (fd = pdb_lock_epochs (db, 0)) < 0
+      || pdb_current_epoch (db, fd, &epoch, &why) < 0)
+    {
+      if (fd < 0 && why && !strcmp (why, "out of memory"))
+        why = strerror (errno);
+      fprintf (stderr, "ppprof record: PPGCC_PROFILE_DB=%s: %s\n", db, why);
+      pdb_unlock (fd);
+      goto out;
+    }
+  edir = pdb_epoch_dir (db, epoch);
+  idir = edir ? pdb_object_dir (edir, key, exe, NULL) : NULL;
+  pdb_unlock (fd);
+  const char *base = strrchr (exe, '/');
+  if (!idir || asprintf (&file, "%s/%s.sampled.ppc", idir, base + 1) < 0)
+    {
+      fprintf (stderr, "ppprof record: PPGCC_PROFILE_DB=%s: %s\n", db,
+               idir ? "out of memory" : strerror (errno));
+      file = NULL;
+    }
+out:
+  free (exe);
+  free (id);
+  free (epoch);
+  free (edir);
+  free (idir);
+  return file;
+}
+
 int
 ppprof_record (int argc, char **argv)
 {
@@ -230,7 +309,15 @@ ppprof_record (int argc, char **argv)
      writes it here; an old one is replaced (a fresh profile per run),
      anything else is left alone */
   char *file = NULL;
-  if (!out)
+  const char *db = getenv ("PPGCC_PROFILE_DB");
+  int in_db = !out && db && *db;
+  if (in_db)
+    {
+      file = db_profile_file (db, prog[0]);
+      if (!file)
+        return 2;
+    }
+  else if (!out)
     {
       const char *base = strrchr (prog[0], '/');
       base = base ? base + 1 : prog[0];
@@ -254,7 +341,7 @@ ppprof_record (int argc, char **argv)
       return 2;
     }
   struct stat st;
-  if (lstat (file, &st) == 0)
+  if (!in_db && lstat (file, &st) == 0)
     {
       if (!S_ISREG (st.st_mode) || !pp_is_context_file (file))
         {

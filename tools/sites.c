@@ -22,10 +22,8 @@
 
 extern char **environ;
 
-/* The build id of the ELF file PATH in hex, malloc'd ("" without one);
-   NULL when PATH cannot be read.  */
-static char *
-file_build_id (const char *path)
+char *
+pp_file_build_id (const char *path)
 {
   if (access (path, R_OK) != 0)
     return NULL;
@@ -184,7 +182,7 @@ pp_context_resolve_sites (pp_context *c)
         }
       if (n == 0)
         continue;
-      char *id = file_build_id (ob->path);
+      char *id = pp_file_build_id (ob->path);
       int same = id && (!*ob->build_id || !strcmp (id, ob->build_id));
       free (id);
       if (!same)
@@ -260,7 +258,7 @@ pp_context_name_functions (pp_context *c)
         }
       if (n == 0)
         continue;
-      char *id = file_build_id (ob->path);
+      char *id = pp_file_build_id (ob->path);
       int same = id && (!*ob->build_id || !strcmp (id, ob->build_id));
       free (id);
       if (!same)
