@@ -5,11 +5,13 @@
      which makes its state and arms its timer before the program's start
      routine runs, and stops the timer when the thread ends (returning
      or pthread_exit: a cleanup handler); its tree stays for the dump.
-   - longjmp, _longjmp, siglongjmp, __longjmp_chk (§2.5.3): a non-local
-     exit leaves the cached call stack describing frames that are gone;
-     it is dropped, so that the next sample walks the whole stack.  (The
-     cache is checked frame by frame anyway, handler.c; without the
-     trampoline nothing else points into the stack.)
+   - longjmp, _longjmp, siglongjmp, __longjmp_chk (§2.5.3, §2.4.1): a
+     non-local exit removes the frames below the target's stack pointer:
+     they leave the cached call stack, and the trampoline's mark with
+     them (put back on the innermost frame left; trampoline.c).
+   - _Unwind_RaiseException, _Unwind_ForcedUnwind, _Unwind_Backtrace,
+     backtrace, pthread_exit: the trampoline's mark comes out before an
+     unwinder walks the stack (it cannot walk through the trampoline).
    - dlopen, dlclose (§2.5.1): samples while the loader changes its
      lists count as unsafe; at dlclose the objects are listed first, so
      that the samples taken in a library that is unloaded still name it.
@@ -97,14 +99,46 @@ pthread_create (pthread_t *th, const pthread_attr_t *attr,
 
 /* ---------------------------------------------------- non-local exits */
 
+/* The stack pointer a jmp_buf goes back to: glibc's x86-64 layout
+   (JB_RSP, slot 6), mangled with the thread's pointer guard
+   (PTR_MANGLE: xor %fs:0x30, rol $0x11).  Checked against the
+   thread's stack by __pp_sample_nonlocal_exit.  */
+static uint64_t
+jmp_buf_sp (struct __jmp_buf_tag *env)
+{
+#if defined __x86_64__ && defined __GLIBC__
+  uint64_t v = (uint64_t) env->__jmpbuf[6], guard;
+  __asm__ ("movq %%fs:0x30, %0" : "=r"(guard));
+  v = (v >> 0x11) | (v << (64 - 0x11));
+  return v ^ guard;
+#else
+  (void) env;
+  return 0;
+#endif
+}
+
 static void
-nonlocal_exit (void)
+nonlocal_exit (struct __jmp_buf_tag *env)
+{
+  struct pps_thread *t = __pp_sample_self ();
+  if (t)
+    __pp_sample_nonlocal_exit (t, env ? jmp_buf_sp (env) : 0);
+}
+
+/* An unwinder is about to walk the stack, which the trampoline's
+   address would stop: the mark comes out (the frames it removes are not
+   counted).  */
+static void
+unwinder_walks (void)
 {
   struct pps_thread *t = __pp_sample_self ();
   if (t)
     {
-      t->cache_depth = 0;
-      t->nonlocal_exits++;
+      t->unsafe++;
+      atomic_signal_fence (memory_order_seq_cst);
+      __pp_sample_unmark (t, (uint64_t) __builtin_frame_address (0));
+      atomic_signal_fence (memory_order_seq_cst);
+      t->unsafe--;
     }
 }
 
@@ -114,7 +148,7 @@ PUBLIC void
 longjmp (struct __jmp_buf_tag env[1], int val)
 {
   REAL (longjmp_fn, longjmp);
-  nonlocal_exit ();
+  nonlocal_exit (env);
   real_longjmp (env, val);
   __builtin_unreachable ();
 }
@@ -123,7 +157,7 @@ PUBLIC void
 _longjmp (struct __jmp_buf_tag env[1], int val)
 {
   REAL (longjmp_fn, _longjmp);
-  nonlocal_exit ();
+  nonlocal_exit (env);
   real__longjmp (env, val);
   __builtin_unreachable ();
 }
@@ -132,7 +166,7 @@ PUBLIC void
 siglongjmp (struct __jmp_buf_tag env[1], int val)
 {
   REAL (longjmp_fn, siglongjmp);
-  nonlocal_exit ();
+  nonlocal_exit (env);
   real_siglongjmp (env, val);
   __builtin_unreachable ();
 }
@@ -142,8 +176,60 @@ PUBLIC void
 __longjmp_chk (struct __jmp_buf_tag env[1], int val)
 {
   REAL (longjmp_fn, __longjmp_chk);
-  nonlocal_exit ();
+  nonlocal_exit (env);
   real___longjmp_chk (env, val);
+  __builtin_unreachable ();
+}
+
+/* ------------------------------------------- unwinders (trampoline.c) */
+
+struct _Unwind_Exception;
+struct _Unwind_Context;
+typedef int (*raise_fn) (struct _Unwind_Exception *);
+typedef int (*forced_fn) (struct _Unwind_Exception *, void *, void *);
+typedef int (*trace_fn) (void *, void *);
+typedef int (*backtrace_fn) (void **, int);
+typedef void (*pthread_exit_fn) (void *);
+
+PUBLIC int
+_Unwind_RaiseException (struct _Unwind_Exception *e)
+{
+  REAL (raise_fn, _Unwind_RaiseException);
+  unwinder_walks ();
+  return real__Unwind_RaiseException (e);
+}
+
+PUBLIC int
+_Unwind_ForcedUnwind (struct _Unwind_Exception *e, void *stop, void *arg)
+{
+  REAL (forced_fn, _Unwind_ForcedUnwind);
+  unwinder_walks ();
+  return real__Unwind_ForcedUnwind (e, stop, arg);
+}
+
+PUBLIC int
+_Unwind_Backtrace (void *trace, void *arg)
+{
+  REAL (trace_fn, _Unwind_Backtrace);
+  unwinder_walks ();
+  return real__Unwind_Backtrace (trace, arg);
+}
+
+PUBLIC int
+backtrace (void **buf, int size)
+{
+  REAL (backtrace_fn, backtrace);
+  unwinder_walks ();
+  return real_backtrace (buf, size);
+}
+
+/* glibc unwinds the thread's stack with libgcc_s it loads itself */
+PUBLIC void
+pthread_exit (void *r)
+{
+  REAL (pthread_exit_fn, pthread_exit);
+  unwinder_walks ();
+  real_pthread_exit (r);
   __builtin_unreachable ();
 }
 
