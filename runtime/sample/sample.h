@@ -95,6 +95,10 @@ struct pps_thread
   uint64_t *mark_slot;
   uint64_t mark_ret;
   uint32_t mark_idx;
+  /* > 0: an unwinder walks the stack (backtrace); set: an exception (or
+     pthread_exit's forced unwinding) is under way, until a handler
+     catches it: no mark is put (interpose.c) */
+  volatile sig_atomic_t no_mark, in_exception;
   /* the thread's stack, [STACK_LO, STACK_HI): marks only there */
   uint64_t stack_lo, stack_hi;
   uint64_t suffix_samples; /* samples that unwound only to the mark */

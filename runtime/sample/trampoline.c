@@ -20,10 +20,14 @@
    the trampoline's address and come back to it later).
 
    Non-local exits (interpose.c): longjmp and friends drop the frames
-   below the target SP and the mark with them (csprof §2.4.1); the C++
-   unwinder, pthread_exit and backtrace take the mark out before they
-   walk the stack (the trampoline has no unwind information to walk
-   through), so the frames they remove are not counted.  A marked
+   below the target SP and the mark with them (csprof §2.4.1).  An
+   unwinder cannot walk through the trampoline (it has no unwind
+   information, and the real return address is not on the stack): the
+   C++ unwinder (_Unwind_RaiseException, _Unwind_Resume, ...),
+   pthread_exit and backtrace take the mark out, and no mark is put
+   while they walk, nor while an exception is under way, until
+   __cxa_begin_catch (csprof's flag, §2.4.1); the frames they remove
+   are not counted.  A marked
    frame that tail-calls returns through the trampoline from the callee:
    counted against the frame the slot belongs to (§2.4.2).  */
 #define _GNU_SOURCE
@@ -124,7 +128,8 @@ __pp_sample_trampoline_return (void)
         {
           t->nodes[t->cache[i].node].calls++;
           t->cache_depth = i;
-          __pp_sample_mark (t, i - 1, current_sp ());
+          if (!t->no_mark && !t->in_exception)
+            __pp_sample_mark (t, i - 1, current_sp ());
         }
     }
   atomic_signal_fence (memory_order_seq_cst);
@@ -156,7 +161,8 @@ __pp_sample_nonlocal_exit (struct pps_thread *t, uint64_t sp)
         {
           __pp_sample_unmark (t, here);
           t->cache_depth = d;
-          if (d > 0 && !atomic_load (&__pp_sample_stopping))
+          if (d > 0 && !atomic_load (&__pp_sample_stopping)
+              && !t->no_mark && !t->in_exception)
             __pp_sample_mark (t, d - 1, sp);
         }
       else
