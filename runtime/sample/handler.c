@@ -68,7 +68,7 @@ static int
 in_trampoline (uint64_t ip)
 {
   return ip >= (uint64_t) __pp_sample_trampoline
-         && ip <= (uint64_t) __pp_sample_trampoline_end;
+         && ip < (uint64_t) __pp_sample_trampoline_end;
 }
 
 /* The frames of the interrupted stack into T's scratch, innermost
@@ -76,7 +76,9 @@ in_trampoline (uint64_t ip)
    outermost frame, or the marked frame (csprof §2.3: the cached call
    stack above it is the live one): then *PREFIX is the number of cached
    frames above (cache[0 .. *PREFIX - 1]).  UINT32_MAX: the sample
-   landed in the trampoline's work (unsafe).  */
+   landed in the trampoline's work (unsafe); UINT32_MAX - 1: the walk
+   met the mark without its cached frames (to be walked again without
+   the mark).  */
 static uint32_t
 unwind (struct pps_thread *t, void *uc, int *complete, uint32_t *prefix)
 {
@@ -100,14 +102,19 @@ unwind (struct pps_thread *t, void *uc, int *complete, uint32_t *prefix)
              address, §2.4.2): the frames above are the cached ones */
           uint32_t m = t->mark_idx;
           if (n > 0 && ip == (uint64_t) __pp_sample_trampoline
-              && t->mark_slot && sp - 8 == (uint64_t) t->mark_slot
-              && m > 0 && m < t->cache_depth
-              && t->cache[m - 1].ip == t->mark_ret
-              && (uint64_t) m + n <= PPS_MAX_DEPTH)
+              && t->mark_slot && sp - 8 == (uint64_t) t->mark_slot)
             {
-              *prefix = m;
-              *complete = 1;
-              return n;
+              if (m > 0 && m < t->cache_depth
+                  && t->cache[m - 1].ip == t->mark_ret
+                  && (uint64_t) m + n <= PPS_MAX_DEPTH)
+                {
+                  *prefix = m;
+                  *complete = 1;
+                  return n;
+                }
+              /* the mark, but the cached frames above it are not there:
+                 unwind again without it */
+              return UINT32_MAX - 1;
             }
           /* in the trampoline or the code it calls */
           if (n == 0 || ip != (uint64_t) __pp_sample_trampoline)
@@ -228,6 +235,11 @@ __pp_sample_handler (int sig, siginfo_t *si, void *uc)
           uint32_t n = in_trampoline ((uint64_t) u->uc_mcontext.gregs[REG_RIP])
                            ? UINT32_MAX
                            : unwind (t, uc, &complete, &prefix);
+          if (n == UINT32_MAX - 1)
+            {
+              __pp_sample_unmark (t, rsp);
+              n = unwind (t, uc, &complete, &prefix);
+            }
           if (n == UINT32_MAX)
             {
               /* in the trampoline's work: the mark stays */

@@ -166,7 +166,13 @@ __pp_sample_nonlocal_exit (struct pps_thread *t, uint64_t sp)
             __pp_sample_mark (t, d - 1, sp);
         }
       else
-        t->cache_depth = d > t->cache_depth ? t->cache_depth : d;
+        {
+          t->cache_depth = d;
+          /* the marked frame left without its cached entry (its stack
+             pointer moved below the target, alloca): no mark */
+          if (t->mark_slot && t->mark_idx >= d)
+            __pp_sample_unmark (t, here);
+        }
     }
   atomic_signal_fence (memory_order_seq_cst);
   t->unsafe--;
