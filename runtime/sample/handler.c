@@ -13,6 +13,15 @@
    its parent, its function (from the IP) and its call site (the IP of
    the frame above), so equal IPs from the root down mean equal nodes.
 
+   The trampoline (§2.3, trampoline.c): after the sample the return
+   address of its innermost frame is replaced by the trampoline's; the
+   next sample's walk stops where it meets it (the return of the marked
+   frame, or of a function it tail-called), since the cached frames
+   above the mark are still the live ones: only the new suffix is walked
+   and inserted, under the marked frame's caller.  The mark comes out
+   before the new one goes in.  A sample in the trampoline's own work
+   is unsafe.
+
    Async-signal safety: nothing here allocates.  Nodes come from the
    thread's pool (thread.c); libunwind's local unwinding is made for
    signal handlers (per-thread caches, set up by init.c).  A sample that

@@ -5,7 +5,10 @@
    (handler.c) unwinds the interrupted thread's stack with libunwind
    from the signal's ucontext, through the compiler's DWARF CFI, and
    adds the call path to the thread's calling context tree (csprof §2.2),
-   built of nodes preallocated outside the handler (thread.c).  At exit
+   built of nodes preallocated outside the handler (thread.c); the
+   trampoline (trampoline.c, csprof §2.3) marks the sampled frame's
+   return, counts the calls a sample saw and lets the next sample walk
+   only the frames below the mark.  At exit
    the trees are merged and written as a .ppc (dump.c): each node a
    function (its entry address "<object>+0x<offset>", named at report
    time) called from a call site (the return address, as the
