@@ -1,7 +1,8 @@
 /* ppprof folded: a .ppc profile as folded stacks, the input of flame
    graph tools: one line "main;work;leaf VALUE" per calling context, VALUE
    the context's exclusive metric (PLDI'97 §4.3), or its calls without
-   --metric (a sampled profile, which counts no calls: its samples).  Contexts that differ only by call site fold into one line;
+   --metric (a sampled profile, whose calls are only those its samples
+   saw: its samples).  Contexts that differ only by call site fold into one line;
    lines sorted by stack, zeros left out.  */
 #include "config.h"
 #include "pp/sat.h"
@@ -78,11 +79,18 @@ ppprof_folded (char **files, int nfiles, const char *metric,
     }
   else
     {
-      /* A sampled profile (ppprof record) counts no calls: its first
-         measured metric, the samples, instead.  */
+      /* A sampled profile (ppprof record): its calls are only those a
+         sample saw (the trampoline's, csprof §2.4), so its first
+         measured metric, the samples, instead; so too for a profile
+         that counts no calls.  */
       int any_calls = 0;
       for (uint32_t i = 0; i < c.prof.nnodes && !any_calls; i++)
         any_calls = c.prof.nodes[i].calls != 0;
+      for (int m = 0; m < (int) c.prof.nmetrics; m++)
+        if (c.prof.metrics[m].name && c.prof.metrics[m].unit
+            && !strcmp (c.prof.metrics[m].name, "samples")
+            && !strcmp (c.prof.metrics[m].unit, "samples"))
+          any_calls = 0;
       for (int m = 0; !any_calls && m < (int) c.prof.nmetrics; m++)
         if (pp_context_measured (&c, m))
           {

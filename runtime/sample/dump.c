@@ -11,7 +11,9 @@
      program;
    - a node's site is the return address in its caller, as the
      instrumented CCT mode writes it, "" for the outermost frame (which
-     hangs under the root); calls are 0 (a sample does not see calls);
+     hangs under the root); calls are the returns through the
+     trampoline (trampoline.c, csprof §2.4): the calls of the context
+     that a sample saw, not all of them;
    - two metrics: "samples" (unit "samples"), and the time or the events
      they stand for ("cpu-time" in ns, or the hardware event's name in
      events), both of whose source names the event and its rate;
@@ -322,6 +324,7 @@ add_thread (struct builder *b, const struct pps_thread *t)
         goto out;
       to[i] = (uint32_t) k;
       ppc_node *pn = &b->p.nodes[k];
+      pn->calls = pp_add_sat (pn->calls, nd->calls);
       pn->excl[0] = pp_add_sat (pn->excl[0], nd->samples);
       uint64_t v = nd->periods * b->period;
       if (b->period && v / b->period != nd->periods)

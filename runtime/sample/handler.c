@@ -13,6 +13,15 @@
    its parent, its function (from the IP) and its call site (the IP of
    the frame above), so equal IPs from the root down mean equal nodes.
 
+   The trampoline (§2.3, trampoline.c): after the sample the return
+   address of its innermost frame is replaced by the trampoline's; the
+   next sample's walk stops where it meets it (the return of the marked
+   frame, or of a function it tail-called), since the cached frames
+   above the mark are still the live ones: only the new suffix is walked
+   and inserted, under the marked frame's caller.  The mark comes out
+   before the new one goes in.  A sample in the trampoline's own work
+   is unsafe.
+
    Async-signal safety: nothing here allocates.  Nodes come from the
    thread's pool (thread.c); libunwind's local unwinding is made for
    signal handlers (per-thread caches, set up by init.c).  A sample that
@@ -29,6 +38,7 @@
 #include <libunwind.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
+#include <ucontext.h>
 
 static uint32_t
 hash3 (uint64_t a, uint64_t b, uint64_t c)
@@ -55,7 +65,7 @@ __pp_sample_child (struct pps_thread *t, uint32_t parent, uint64_t fn,
   if (t->nnodes == t->cap)
     return UINT32_MAX;
   uint32_t i = t->nnodes;
-  t->nodes[i] = (struct pps_node){ fn, site, 0, 0, parent, t->buckets[b] };
+  t->nodes[i] = (struct pps_node){ fn, site, 0, 0, 0, parent, t->buckets[b] };
   /* the node is whole before the bucket points at it */
   atomic_signal_fence (memory_order_release);
   t->buckets[b] = i + 1;
@@ -63,14 +73,27 @@ __pp_sample_child (struct pps_thread *t, uint32_t parent, uint64_t fn,
   return i;
 }
 
+static int
+in_trampoline (uint64_t ip)
+{
+  return ip >= (uint64_t) __pp_sample_trampoline
+         && ip < (uint64_t) __pp_sample_trampoline_end;
+}
+
 /* The frames of the interrupted stack into T's scratch, innermost
    first; their number, *COMPLETE set when the walk reached the
-   outermost frame.  */
+   outermost frame, or the marked frame (csprof §2.3: the cached call
+   stack above it is the live one): then *PREFIX is the number of cached
+   frames above (cache[0 .. *PREFIX - 1]).  UINT32_MAX: the sample
+   landed in the trampoline's work (unsafe); UINT32_MAX - 1: the walk
+   met the mark without its cached frames (to be walked again without
+   the mark).  */
 static uint32_t
-unwind (struct pps_thread *t, void *uc, int *complete)
+unwind (struct pps_thread *t, void *uc, int *complete, uint32_t *prefix)
 {
   unw_cursor_t c;
   *complete = 0;
+  *prefix = 0;
   if (unw_init_local2 (&c, (unw_context_t *) uc, UNW_INIT_SIGNAL_FRAME) < 0)
     return 0;
   uint32_t n = 0;
@@ -81,14 +104,46 @@ unwind (struct pps_thread *t, void *uc, int *complete)
       if (unw_get_reg (&c, UNW_REG_IP, &ip) < 0 || ip < PPS_FN_PSEUDO_END)
         break;
       unw_get_reg (&c, UNW_REG_SP, &sp);
+      if (in_trampoline (ip))
+        {
+          /* the return into the trampoline of the marked frame (or of
+             a function it tail-called, which took over its return
+             address, §2.4.2): the frames above are the cached ones */
+          uint32_t m = t->mark_idx;
+          if (n > 0 && ip == (uint64_t) __pp_sample_trampoline
+              && t->mark_slot && sp - 8 == (uint64_t) t->mark_slot)
+            {
+              if (m > 0 && m < t->cache_depth
+                  && t->cache[m - 1].ip == t->mark_ret
+                  && (uint64_t) m + n <= PPS_MAX_DEPTH)
+                {
+                  *prefix = m;
+                  *complete = 1;
+                  return n;
+                }
+              /* the mark, but the cached frames above it are not there:
+                 unwind again without it */
+              return UINT32_MAX - 1;
+            }
+          /* in the trampoline or the code it calls */
+          if (n == 0 || ip != (uint64_t) __pp_sample_trampoline)
+            return UINT32_MAX;
+          break; /* a stray copy of its address: a partial unwind */
+        }
       /* the function: the start of the code its FDE covers; a frame
          without unwind information keeps its IP, named at report time
          all the same */
       uint64_t fn = ip;
+      uint32_t markable = 0;
       if (unw_get_proc_info (&c, &pi) == 0 && pi.start_ip >= PPS_FN_PSEUDO_END
           && pi.start_ip <= ip)
-        fn = pi.start_ip;
-      t->scratch[n] = (struct pps_frame){ ip, sp, 0 };
+        {
+          fn = pi.start_ip;
+          /* its return address where its CFI says: it may be marked */
+          if (!unw_is_signal_frame (&c))
+            markable = __pp_sample_no_mark_fn (fn) ? 2 : 1;
+        }
+      t->scratch[n] = (struct pps_frame){ ip, sp, 0, markable };
       t->scratch_fn[n] = fn;
       if (++n == PPS_MAX_DEPTH)
         break;
@@ -104,26 +159,37 @@ unwind (struct pps_thread *t, void *uc, int *complete)
   return n;
 }
 
-/* Adds the sample's N frames (T's scratch) to the tree under BASE.  */
+/* Adds the sample's N frames (T's scratch) to the tree under BASE, or
+   under the cached frames cache[0 .. PREFIX - 1] (the marked frame's
+   callers).  */
 static void
 insert (struct pps_thread *t, uint32_t n, uint32_t base, int cacheable,
-        uint64_t periods)
+        uint64_t periods, uint32_t prefix)
 {
   uint32_t parent = base, j = 0;
+  if (prefix)
+    {
+      parent = t->cache[prefix - 1].node;
+      j = prefix;
+    }
   /* the prefix the cached call stack shares (§2.2) */
-  if (cacheable)
+  else if (cacheable)
     for (; j < n && j < t->cache_depth; j++)
       {
         const struct pps_frame *f = &t->scratch[n - 1 - j];
         if (t->cache[j].ip != f->ip)
           break;
         parent = t->cache[j].node;
+        t->cache[j].sp = f->sp;
+        t->cache[j].markable = f->markable;
       }
   /* the new suffix */
-  for (; j < n; j++)
+  for (; j < prefix + n; j++)
     {
-      uint32_t k = n - 1 - j;
-      uint64_t site = k + 1 < n ? t->scratch[k + 1].ip : 0;
+      uint32_t k = prefix + n - 1 - j;
+      uint64_t site = k + 1 < n ? t->scratch[k + 1].ip
+                      : prefix  ? t->cache[prefix - 1].ip
+                                : 0;
       uint32_t node = __pp_sample_child (t, parent, t->scratch_fn[k], site);
       if (node == UINT32_MAX)
         {
@@ -136,12 +202,14 @@ insert (struct pps_thread *t, uint32_t n, uint32_t base, int cacheable,
       t->scratch[k].node = node;
       parent = node;
       if (cacheable)
-        t->cache[j] = (struct pps_frame){ t->scratch[k].ip, t->scratch[k].sp,
-                                          node };
+        {
+          t->cache[j] = t->scratch[k];
+          t->cache[j].node = node;
+        }
     }
   t->nodes[parent].samples++;
   t->nodes[parent].periods += periods;
-  t->cache_depth = cacheable ? n : 0;
+  t->cache_depth = cacheable ? prefix + n : 0;
 }
 
 PPS_HIDDEN void
@@ -170,7 +238,28 @@ __pp_sample_handler (int sig, siginfo_t *si, void *uc)
       else
         {
           int complete;
-          uint32_t n = unwind (t, uc, &complete);
+          uint32_t prefix;
+          ucontext_t *u = uc;
+          uint64_t rsp = (uint64_t) u->uc_mcontext.gregs[REG_RSP];
+          uint32_t n = in_trampoline ((uint64_t) u->uc_mcontext.gregs[REG_RIP])
+                           ? UINT32_MAX
+                           : unwind (t, uc, &complete, &prefix);
+          if (n == UINT32_MAX - 1)
+            {
+              __pp_sample_unmark (t, rsp);
+              n = unwind (t, uc, &complete, &prefix);
+            }
+          if (n == UINT32_MAX)
+            {
+              /* in the trampoline's work: the mark stays */
+              t->unsafe_samples++;
+              t->nodes[PPS_FN_UNSAFE].samples++;
+              t->nodes[PPS_FN_UNSAFE].periods += periods;
+              goto done;
+            }
+          /* the mark comes out, and goes on this sample's innermost
+             frame (csprof §2.3) */
+          __pp_sample_unmark (t, rsp);
           if (!complete)
             {
               t->partial++;
@@ -180,9 +269,24 @@ __pp_sample_handler (int sig, siginfo_t *si, void *uc)
                   t->nodes[PPS_FN_PARTIAL].periods += periods;
                 }
             }
+          if (prefix)
+            t->suffix_samples++;
           if (n)
-            insert (t, n, complete ? 0 : PPS_FN_PARTIAL, complete, periods);
+            insert (t, n, complete ? 0 : PPS_FN_PARTIAL, complete, periods,
+                    prefix);
+          uint32_t d = t->cache_depth;
+          if (complete && d >= 2 && !atomic_load (&__pp_sample_stopping)
+              && !t->no_mark && !t->in_exception)
+            {
+              /* a function that reads its own return address: its
+                 caller instead */
+              if (t->cache[d - 1].markable == 2)
+                __pp_sample_mark (t, d - 2, rsp);
+              else
+                __pp_sample_mark (t, d - 1, rsp);
+            }
         }
+    done:
       t->in_handler = 0;
     }
   if (t->perf_fd >= 0)

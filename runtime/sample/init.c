@@ -13,6 +13,9 @@
      PPGCC_SAMPLE_PERIOD events per sample of a hardware event (default
                          1e9 / HZ)
      PPGCC_SAMPLE_NODES  calling contexts per thread (default 65536)
+     PPGCC_SAMPLE_STATS  set: a line per thread at the end on stderr
+                         (samples, how many unwound only to the
+                         trampoline's mark, unsafe, partial)
 
    The profile is written once per process: at exit (an atexit handler
    registered before the program's, so it runs after them, and a
@@ -196,6 +199,7 @@ start (void)
   if (!__pp_sample_config.file)
     return;
   unw_set_caching_policy (unw_local_addr_space, UNW_CACHE_PER_THREAD);
+  __pp_sample_find_no_mark_fns ();
   __pp_sample_warm_up ();
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
@@ -241,4 +245,16 @@ __pp_sample_finish (void)
     for (int i = 0; t->in_handler && i < 2000; i++)
       sched_yield ();
   __pp_sample_write ();
+  /* PPGCC_SAMPLE_STATS: a line per thread on how its samples went */
+  if (getenv ("PPGCC_SAMPLE_STATS"))
+    for (struct pps_thread *t = atomic_load (&__pp_sample_threads); t;
+         t = t->next)
+      fprintf (stderr, "ppgcc sampler: thread %ld: %llu samples, %llu "
+               "unwound to the trampoline's mark only, %llu unsafe, %llu "
+               "partial, %llu non-local exits\n", (long) t->tid,
+               (unsigned long long) t->samples,
+               (unsigned long long) t->suffix_samples,
+               (unsigned long long) t->unsafe_samples,
+               (unsigned long long) t->partial,
+               (unsigned long long) t->nonlocal_exits);
 }

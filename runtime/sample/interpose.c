@@ -5,11 +5,15 @@
      which makes its state and arms its timer before the program's start
      routine runs, and stops the timer when the thread ends (returning
      or pthread_exit: a cleanup handler); its tree stays for the dump.
-   - longjmp, _longjmp, siglongjmp, __longjmp_chk (§2.5.3): a non-local
-     exit leaves the cached call stack describing frames that are gone;
-     it is dropped, so that the next sample walks the whole stack.  (The
-     cache is checked frame by frame anyway, handler.c; without the
-     trampoline nothing else points into the stack.)
+   - longjmp, _longjmp, siglongjmp, __longjmp_chk (§2.5.3, §2.4.1): a
+     non-local exit removes the frames below the target's stack pointer:
+     they leave the cached call stack, and the trampoline's mark with
+     them (put back on the innermost frame left; trampoline.c).
+   - _Unwind_RaiseException, _Unwind_Resume, _Unwind_Resume_or_Rethrow,
+     _Unwind_ForcedUnwind, _Unwind_Backtrace, backtrace, pthread_exit:
+     the trampoline's mark comes out before an unwinder walks the stack
+     (it cannot walk through the trampoline), and no mark is put while
+     it walks, or until __cxa_begin_catch for an exception.
    - dlopen, dlclose (§2.5.1): samples while the loader changes its
      lists count as unsafe; at dlclose the objects are listed first, so
      that the samples taken in a library that is unloaded still name it.
@@ -24,6 +28,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define PUBLIC __attribute__ ((visibility ("default")))
@@ -97,15 +102,61 @@ pthread_create (pthread_t *th, const pthread_attr_t *attr,
 
 /* ---------------------------------------------------- non-local exits */
 
+/* The stack pointer a jmp_buf goes back to: glibc's x86-64 layout
+   (JB_RSP, slot 6), mangled with the thread's pointer guard
+   (PTR_MANGLE: xor %fs:0x30, rol $0x11).  Checked against the
+   thread's stack by __pp_sample_nonlocal_exit.  */
+static uint64_t
+jmp_buf_sp (struct __jmp_buf_tag *env)
+{
+#if defined __x86_64__ && defined __GLIBC__
+  uint64_t v = (uint64_t) env->__jmpbuf[6], guard;
+  __asm__ ("movq %%fs:0x30, %0" : "=r"(guard));
+  v = (v >> 0x11) | (v << (64 - 0x11));
+  return v ^ guard;
+#else
+  (void) env;
+  return 0;
+#endif
+}
+
 static void
-nonlocal_exit (void)
+nonlocal_exit (struct __jmp_buf_tag *env)
+{
+  struct pps_thread *t = __pp_sample_self ();
+  if (t)
+    __pp_sample_nonlocal_exit (t, env ? jmp_buf_sp (env) : 0);
+}
+
+/* An unwinder is about to walk the stack, which the trampoline's
+   address would stop: the mark comes out (the frames it removes are not
+   counted) and no mark is put until it is done (BY_ONE: a walk that
+   returns, undone by walk_done) or until a handler catches the
+   exception (__cxa_begin_catch).  */
+static struct pps_thread *
+unwinder_walks (int by_one)
 {
   struct pps_thread *t = __pp_sample_self ();
   if (t)
     {
-      t->cache_depth = 0;
-      t->nonlocal_exits++;
+      t->unsafe++;
+      atomic_signal_fence (memory_order_seq_cst);
+      if (by_one)
+        t->no_mark++;
+      else
+        t->in_exception = 1;
+      __pp_sample_unmark (t, (uint64_t) __builtin_frame_address (0));
+      atomic_signal_fence (memory_order_seq_cst);
+      t->unsafe--;
     }
+  return t;
+}
+
+static void
+walk_done (struct pps_thread *t)
+{
+  if (t && __pp_sample_self () == t)
+    t->no_mark--;
 }
 
 typedef void (*longjmp_fn) (struct __jmp_buf_tag[1], int);
@@ -114,7 +165,7 @@ PUBLIC void
 longjmp (struct __jmp_buf_tag env[1], int val)
 {
   REAL (longjmp_fn, longjmp);
-  nonlocal_exit ();
+  nonlocal_exit (env);
   real_longjmp (env, val);
   __builtin_unreachable ();
 }
@@ -123,7 +174,7 @@ PUBLIC void
 _longjmp (struct __jmp_buf_tag env[1], int val)
 {
   REAL (longjmp_fn, _longjmp);
-  nonlocal_exit ();
+  nonlocal_exit (env);
   real__longjmp (env, val);
   __builtin_unreachable ();
 }
@@ -132,7 +183,7 @@ PUBLIC void
 siglongjmp (struct __jmp_buf_tag env[1], int val)
 {
   REAL (longjmp_fn, siglongjmp);
-  nonlocal_exit ();
+  nonlocal_exit (env);
   real_siglongjmp (env, val);
   __builtin_unreachable ();
 }
@@ -142,8 +193,135 @@ PUBLIC void
 __longjmp_chk (struct __jmp_buf_tag env[1], int val)
 {
   REAL (longjmp_fn, __longjmp_chk);
-  nonlocal_exit ();
+  nonlocal_exit (env);
   real___longjmp_chk (env, val);
+  __builtin_unreachable ();
+}
+
+/* ------------------------------------------- unwinders (trampoline.c) */
+
+struct _Unwind_Exception;
+struct _Unwind_Context;
+typedef int (*raise_fn) (struct _Unwind_Exception *);
+typedef int (*forced_fn) (struct _Unwind_Exception *, void *, void *);
+typedef int (*trace_fn) (void *, void *);
+typedef int (*backtrace_fn) (void **, int);
+typedef void (*pthread_exit_fn) (void *);
+typedef void (*resume_fn) (struct _Unwind_Exception *);
+typedef void *(*begin_catch_fn) (void *);
+
+PUBLIC int
+_Unwind_RaiseException (struct _Unwind_Exception *e)
+{
+  REAL (raise_fn, _Unwind_RaiseException);
+  struct pps_thread *t = unwinder_walks (0);
+  int r = real__Unwind_RaiseException (e);
+  if (t && __pp_sample_self () == t)
+    t->in_exception = 0; /* no handler: it returns, to terminate */
+  return r;
+}
+
+PUBLIC void
+_Unwind_Resume (struct _Unwind_Exception *e)
+{
+  REAL (resume_fn, _Unwind_Resume);
+  unwinder_walks (0);
+  real__Unwind_Resume (e);
+  __builtin_unreachable ();
+}
+
+PUBLIC int
+_Unwind_Resume_or_Rethrow (struct _Unwind_Exception *e)
+{
+  REAL (raise_fn, _Unwind_Resume_or_Rethrow);
+  struct pps_thread *t = unwinder_walks (0);
+  int r = real__Unwind_Resume_or_Rethrow (e);
+  if (t && __pp_sample_self () == t)
+    t->in_exception = 0;
+  return r;
+}
+
+PUBLIC int
+_Unwind_ForcedUnwind (struct _Unwind_Exception *e, void *stop, void *arg)
+{
+  REAL (forced_fn, _Unwind_ForcedUnwind);
+  unwinder_walks (0);
+  return real__Unwind_ForcedUnwind (e, stop, arg);
+}
+
+/* the exception caught: marks again */
+PUBLIC void *
+__cxa_begin_catch (void *e)
+{
+  REAL (begin_catch_fn, __cxa_begin_catch);
+  struct pps_thread *t = __pp_sample_self ();
+  if (t)
+    t->in_exception = 0;
+  return real___cxa_begin_catch (e);
+}
+
+/* The walks below see this function's frame too: left out, so that
+   the program sees the frames it would without the sampler.  */
+struct trace_skip
+{
+  int (*trace) (void *, void *);
+  void *arg;
+  int skipped;
+};
+
+static int
+trace_skip_one (void *ctx, void *p)
+{
+  struct trace_skip *s = p;
+  if (!s->skipped)
+    {
+      s->skipped = 1;
+      return 0; /* _URC_NO_REASON */
+    }
+  return s->trace (ctx, s->arg);
+}
+
+PUBLIC int
+_Unwind_Backtrace (void *trace, void *arg)
+{
+  REAL (trace_fn, _Unwind_Backtrace);
+  struct trace_skip s = { (int (*) (void *, void *)) trace, arg, 0 };
+  struct pps_thread *t = unwinder_walks (1);
+  int r = real__Unwind_Backtrace ((void *) trace_skip_one, &s);
+  walk_done (t);
+  return r;
+}
+
+PUBLIC int
+backtrace (void **buf, int size)
+{
+  REAL (backtrace_fn, backtrace);
+  if (size <= 0 || size > 4096)
+    {
+      unwinder_walks (1);
+      struct pps_thread *t = __pp_sample_self ();
+      if (t)
+        t->no_mark--; /* marks again: the walk may meet one */
+      return real_backtrace (buf, size);
+    }
+  void *all[size + 1];
+  struct pps_thread *t = unwinder_walks (1);
+  int r = real_backtrace (all, size + 1);
+  walk_done (t);
+  if (r <= 0)
+    return r;
+  memcpy (buf, all + 1, (size_t) (r - 1) * sizeof *buf);
+  return r - 1;
+}
+
+/* glibc unwinds the thread's stack with the libgcc_s it loads itself;
+   the thread ends: no more marks */
+PUBLIC void
+pthread_exit (void *r)
+{
+  REAL (pthread_exit_fn, pthread_exit);
+  unwinder_walks (0);
+  real_pthread_exit (r);
   __builtin_unreachable ();
 }
 

@@ -5,7 +5,10 @@
    (handler.c) unwinds the interrupted thread's stack with libunwind
    from the signal's ucontext, through the compiler's DWARF CFI, and
    adds the call path to the thread's calling context tree (csprof §2.2),
-   built of nodes preallocated outside the handler (thread.c).  At exit
+   built of nodes preallocated outside the handler (thread.c); the
+   trampoline (trampoline.c, csprof §2.3) marks the sampled frame's
+   return, counts the calls a sample saw and lets the next sample walk
+   only the frames below the mark.  At exit
    the trees are merged and written as a .ppc (dump.c): each node a
    function (its entry address "<object>+0x<offset>", named at report
    time) called from a call site (the return address, as the
@@ -52,15 +55,21 @@ struct pps_node
   uint64_t periods; /* the sampling periods they stand for: a CPU-time
                        timer's expirations that came late (the kernel
                        checks them at its tick) count as overruns */
+  uint64_t calls;   /* returns through the trampoline (csprof §2.4): the
+                       calls of this context that a sample saw */
   uint32_t parent, next;
 };
 
 /* One entry of the cached call stack (csprof §2.2): a frame's IP and
-   stack pointer, and its node, outermost first.  */
+   stack pointer, and its node, outermost first.  A frame's IP is the
+   return address into it (but the innermost's), its SP the callee's
+   CFA: the return address of frame J lives at cache[J - 1].sp - 8.
+   MARKABLE: that slot may take the trampoline (trampoline.c).  */
 struct pps_frame
 {
   uint64_t ip, sp;
   uint32_t node;
+  uint32_t markable;
 };
 
 /* A thread's profiling state, mmap'd when the thread starts (never in
@@ -83,6 +92,19 @@ struct pps_thread
   /* the cached call stack of the last sample (csprof §2.2) */
   struct pps_frame *cache;
   uint32_t cache_depth;
+  /* the trampoline (csprof §2.3, trampoline.c): at most one return
+     address replaced, at MARK_SLOT (0: none), that of cache[MARK_IDX];
+     MARK_RET the real one */
+  uint64_t *mark_slot;
+  uint64_t mark_ret;
+  uint32_t mark_idx;
+  /* > 0: an unwinder walks the stack (backtrace); set: an exception (or
+     pthread_exit's forced unwinding) is under way, until a handler
+     catches it: no mark is put (interpose.c) */
+  volatile sig_atomic_t no_mark, in_exception;
+  /* the thread's stack, [STACK_LO, STACK_HI): marks only there */
+  uint64_t stack_lo, stack_hi;
+  uint64_t suffix_samples; /* samples that unwound only to the mark */
   /* the handler's scratch: this sample's frames, innermost first */
   struct pps_frame *scratch;
   uint64_t *scratch_fn;
@@ -135,6 +157,29 @@ PPS_HIDDEN void __pp_sample_handler (int sig, siginfo_t *si, void *uc);
 PPS_HIDDEN uint32_t __pp_sample_child (struct pps_thread *t,
                                        uint32_t parent, uint64_t fn,
                                        uint64_t site);
+
+/* trampoline.c and trampoline_x86_64.S (csprof §2.3).  */
+PPS_HIDDEN extern const char __pp_sample_trampoline[];
+PPS_HIDDEN extern const char __pp_sample_trampoline_end[];
+/* The trampoline put in the return address of cache[I] (when it is
+   markable, its slot holds the expected return address and lies in the
+   thread's stack at or above SP_LO); 1 when it is there.  T's mark must
+   be clear.  */
+PPS_HIDDEN int __pp_sample_mark (struct pps_thread *t, uint32_t i,
+                                 uint64_t sp_lo);
+/* The mark taken out: the real return address put back if the slot
+   still holds the trampoline and lies at or above SP_LO (below it, the
+   stack is dead or another frame's red zone: left alone).  */
+PPS_HIDDEN void __pp_sample_unmark (struct pps_thread *t, uint64_t sp_lo);
+/* Whether the function starting at FN reads its own return address
+   (setjmp, getcontext, vfork): its frame is never marked.  */
+PPS_HIDDEN int __pp_sample_no_mark_fn (uint64_t fn);
+/* A non-local exit to stack pointer SP (0: unknown): the mark and the
+   cached frames below SP dropped, the mark put on the innermost frame
+   left.  */
+PPS_HIDDEN void __pp_sample_nonlocal_exit (struct pps_thread *t, uint64_t sp);
+/* Finds the functions __pp_sample_no_mark_fn knows (at start).  */
+PPS_HIDDEN void __pp_sample_find_no_mark_fns (void);
 
 /* init.c: libunwind's per-thread set-up, outside the handler.  */
 PPS_HIDDEN void __pp_sample_warm_up (void);

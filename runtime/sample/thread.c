@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,13 +47,34 @@ __pp_sample_thread_reset (struct pps_thread *t)
 {
   memset (t->buckets, 0, t->nbuckets * sizeof *t->buckets);
   t->nnodes = 1;
-  t->nodes[0] = (struct pps_node){ PPS_FN_ROOT, 0, 0, 0, UINT32_MAX, 0 };
+  t->nodes[0] = (struct pps_node){ PPS_FN_ROOT, 0, 0, 0, 0, UINT32_MAX, 0 };
   /* the pseudo-functions first, so that a full pool still has them */
   for (uint64_t f = PPS_FN_PARTIAL; f <= PPS_FN_LOST; f++)
     __pp_sample_child (t, 0, f, 0);
   t->cache_depth = 0;
+  t->mark_slot = NULL; /* taken out first (__pp_sample_after_fork) */
+  t->suffix_samples = 0;
   t->samples = t->partial = t->unsafe_samples = t->lost = 0;
   t->nonlocal_exits = 0;
+}
+
+/* The calling thread's stack, where the trampoline may go; none known:
+   no trampoline.  */
+static void
+stack_bounds (struct pps_thread *t)
+{
+  pthread_attr_t a;
+  void *lo;
+  size_t len;
+  t->stack_lo = t->stack_hi = 0;
+  if (pthread_getattr_np (pthread_self (), &a) != 0)
+    return;
+  if (pthread_attr_getstack (&a, &lo, &len) == 0)
+    {
+      t->stack_lo = (uint64_t) lo;
+      t->stack_hi = (uint64_t) lo + len;
+    }
+  pthread_attr_destroy (&a);
 }
 
 static struct pps_thread *
@@ -85,6 +107,7 @@ thread_alloc (void)
   t->perf_fd = -1;
   t->tid = (pid_t) syscall (SYS_gettid);
   __pp_sample_thread_reset (t);
+  stack_bounds (t);
   return t;
 }
 
@@ -181,6 +204,11 @@ __pp_sample_thread_stop (struct pps_thread *t)
 {
   if (!t)
     return;
+  /* no mark left in a stack that is going (the next thread may reuse
+     it); from here the thread has no state for the trampoline */
+  t->unsafe++;
+  atomic_signal_fence (memory_order_seq_cst);
+  __pp_sample_unmark (t, (uint64_t) __builtin_frame_address (0));
   if (t->have_timer)
     {
       timer_delete (t->timer);
@@ -194,6 +222,8 @@ __pp_sample_thread_stop (struct pps_thread *t)
     }
   if (t == self)
     self = NULL;
+  atomic_signal_fence (memory_order_seq_cst);
+  t->unsafe--;
 }
 
 /* After fork (csprof does not say; our choice, doc/ppprof.1): the child
@@ -222,6 +252,12 @@ __pp_sample_after_fork (void)
   t->perf_fd = -1;
   t->in_handler = 0;
   t->tid = (pid_t) syscall (SYS_gettid);
+  /* the child's stack is a copy: the mark is there, the tree goes */
+  t->unsafe++;
+  atomic_signal_fence (memory_order_seq_cst);
+  __pp_sample_unmark (t, (uint64_t) __builtin_frame_address (0));
   __pp_sample_thread_reset (t);
+  atomic_signal_fence (memory_order_seq_cst);
+  t->unsafe--;
   arm (t);
 }
