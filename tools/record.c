@@ -54,14 +54,17 @@ static const struct
 static void
 record_usage (FILE *out)
 {
-  fputs ("usage: ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG "
-         "ARGS...\n"
+  fputs ("usage: ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--calls] "
+         "[--] PROG ARGS...\n"
          "  -F HZ     samples per second of the event (default 200)\n"
          "  -e EVENT  cpu-clock (default: CPU-time timer per thread), "
          "task-clock,\n"
          "            cycles, instructions, branch-misses, cache-misses\n"
          "  -o FILE   the profile (default: PROG's name + .sampled.ppc "
-         "here)\n",
+         "here)\n"
+         "  --calls   count the calls that span a sample (csprof's "
+         "trampoline;\n"
+         "            experimental: it broke sqlite3, see README)\n",
          out);
 }
 
@@ -219,6 +222,7 @@ ppprof_record (int argc, char **argv)
 {
   long hz = 200;
   const char *event = "cpu-clock", *out = NULL;
+  int calls = 0;
   int i = 0;
   for (; i < argc; i++)
     {
@@ -232,6 +236,11 @@ ppprof_record (int argc, char **argv)
         {
           record_usage (stdout);
           return 0;
+        }
+      if (!strcmp (a, "--calls"))
+        {
+          calls = 1;
+          continue;
         }
       if ((!strcmp (a, "-F") || !strcmp (a, "-e") || !strcmp (a, "-o"))
           && i + 1 >= argc)
@@ -381,6 +390,9 @@ ppprof_record (int argc, char **argv)
   set_env (env, &n, e_file);
   set_env (env, &n, e_hz);
   set_env (env, &n, e_event);
+  static char calls_on[] = "PPGCC_SAMPLE_CALLS=1";
+  if (calls)
+    set_env (env, &n, calls_on);
 
   /* ^C and kill go to the program, which writes its profile; we wait */
   struct sigaction ign, old_int, old_term;

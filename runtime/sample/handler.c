@@ -275,7 +275,8 @@ __pp_sample_handler (int sig, siginfo_t *si, void *uc)
             insert (t, n, complete ? 0 : PPS_FN_PARTIAL, complete, periods,
                     prefix);
           uint32_t d = t->cache_depth;
-          if (complete && d >= 2 && !atomic_load (&__pp_sample_stopping)
+          if (__pp_sample_config.calls && complete && d >= 2
+              && !atomic_load (&__pp_sample_stopping)
               && !t->no_mark && !t->in_exception)
             {
               /* a function that reads its own return address: its

@@ -118,6 +118,8 @@ configure (void)
                 c->perf ? "perf-sw:task-clock" : "timer:thread-cpu-clock",
                 c->hz);
     }
+  const char *calls = getenv ("PPGCC_SAMPLE_CALLS");
+  c->calls = calls && !strcmp (calls, "1");
   const char *file = getenv ("PPGCC_SAMPLE_FILE");
   if (file && *file)
     c->file = strdup (file);

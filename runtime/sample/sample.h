@@ -127,6 +127,9 @@ struct pps_config
   char unit[16];           /* the second metric's: "ns" or "events" */
   char metric[64];         /* its name: "cpu-time", "cycles", ... */
   uint32_t nodes;          /* per thread, PPGCC_SAMPLE_NODES */
+  int calls;               /* PPGCC_SAMPLE_CALLS=1 (ppprof record
+                              --calls): the trampoline marks frames
+                              (off by default: see trampoline.c) */
   char *file;              /* the profile, malloc'd */
 };
 
