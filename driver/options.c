@@ -85,6 +85,8 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         }
       else if ((v = value_of (a, "-fprofile-paths-array-max")))
         cl->array_max = v;
+      else if ((v = value_of (a, "-fprofile-paths-max")))
+        cl->max_paths = v;
       else if ((v = value_of (a, "-fprofile-paths-ppp-policy")))
         {
           if (strcmp (v, "hash") != 0 && strcmp (v, "truncate") != 0)
@@ -244,6 +246,9 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->array_max)
         args[n++] = concat ("-fplugin-arg-ppgcc-array-max=", cl->array_max,
                             NULL);
+      if (cl->max_paths)
+        args[n++] = concat ("-fplugin-arg-ppgcc-max-paths=", cl->max_paths,
+                            NULL);
       if (cl->ppp_policy)
         args[n++] = concat ("-fplugin-arg-ppgcc-ppp-policy=", cl->ppp_policy,
                             NULL);
@@ -378,6 +383,13 @@ ppgcc_print_help (FILE *out)
          "4096 with\n"
          "                                   cct or metrics; a unit's arrays "
          "hold 2^22 in all)\n"
+         "  -fprofile-paths-max=N            functions with more paths are "
+         "split into\n"
+         "                                   shorter ones, N at most "
+         "(default: 262144 or\n"
+         "                                   array-max if larger; 0: never, "
+         "whole paths\n"
+         "                                   in a hash table)\n"
          "  -fprofile-paths-table=hash|hpt   where those count: a hash "
          "table per function\n"
          "                                   (exact), or the program's "

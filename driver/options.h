@@ -12,6 +12,7 @@ typedef struct
   const char *mode;      /* -fprofile-paths[=MODE]: bl, ppp, residual, cct;
                             NULL: off */
   const char *array_max; /* -fprofile-paths-array-max=N */
+  const char *max_paths; /* -fprofile-paths-max=N */
   const char *ppp_policy;    /* -fprofile-paths-ppp-policy=hash|truncate */
   const char *ppp_min_paths; /* -fprofile-paths-ppp-min-paths=N */
   const char *table;         /* -fprofile-paths-table=hash|hpt */

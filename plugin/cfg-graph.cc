@@ -177,7 +177,35 @@ ppgcc_number_cfg (function *fun, ppgcc_cfg &cfg, char *err, size_t errlen)
 {
   ppgcc_build_cfg (fun, cfg);
   pp_options opt = { 0 };
-  return pp_number (cfg.graph, &opt, err, errlen);
+  pp_numbering *n = pp_number (cfg.graph, &opt, err, errlen);
+  uint64_t limit = ppgcc_opts.max_paths;
+  if (n && limit && n->num_paths > limit)
+    {
+      /* Cut where the paths multiply; if no cut set fits the limit, the
+         whole paths stay (counted in a hash table).  */
+      opt.max_paths = limit;
+      char why[256];
+      pp_numbering *cut = pp_number (cfg.graph, &opt, why, sizeof why);
+      if (cut)
+        {
+          pp_numbering_free (n);
+          n = cut;
+          cfg.max_paths = limit;
+        }
+    }
+  return n;
+}
+
+uint32_t
+ppgcc_cfg_checksum (const ppgcc_cfg &cfg)
+{
+  uint32_t sum = pp_graph_checksum (cfg.graph);
+  if (cfg.max_paths)
+    {
+      uint64_t h = cfg.max_paths * 0x9e3779b97f4a7c15ull;
+      sum ^= (uint32_t) (h >> 32) | 1u;
+    }
+  return sum;
 }
 
 static void
@@ -205,7 +233,8 @@ ppgcc_metadata (function *fun, const ppgcc_cfg &cfg, uint32_t checksum)
   m += IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
   m += "\nfile ";
   append_quoted (m, DECL_SOURCE_FILE (fun->decl));
-  snprintf (buf, sizeof buf, "\nchecksum 0x%08x\nmax_paths 0\n", checksum);
+  snprintf (buf, sizeof buf, "\nchecksum 0x%08x\nmax_paths %llu\n", checksum,
+            (unsigned long long) cfg.max_paths);
   m += buf;
   m += "entry ";
   m += pp_graph_node_name (g, pp_graph_entry (g));

@@ -327,7 +327,7 @@ ppgcc_ipp_collect (ipp_unit &u)
       push_cfun (fun);
       char err[256];
       f->n = ppgcc_number_cfg (fun, f->cfg, err, sizeof err);
-      f->checksum = pp_graph_checksum (f->cfg.graph);
+      f->checksum = ppgcc_cfg_checksum (f->cfg);
       f->size = count_stmts (fun);
       f->dupable = f->n && dupable_p (*f);
       if (f->n && have_profile)

@@ -180,7 +180,7 @@ ppgcc_use_profile (function *fun)
     return;
   bool mismatch;
   const ppd_fn *p = ppgcc_profile_function (fun, fname,
-                                            pp_graph_checksum (cfg.graph),
+                                            ppgcc_cfg_checksum (cfg),
                                             &mismatch);
   if (p)
     {

@@ -60,6 +60,15 @@ struct ppgcc_options
      keep the small limit.  See ppgcc_finish_options.  */
   unsigned long long array_max = 0;
   bool array_max_set = false;
+  /* -fprofile-paths-max: a function with more Ball-Larus paths is numbered
+     again with overflow cuts at this limit (Ball & Larus §6, "path
+     splitting": lib/ballarus.c) so that its ids index an array instead of
+     a hash table: an array probe is an add, a hash probe a multiply, a
+     compare and a branch (pcre2's match(), 7.3e9 paths, issue 15).  0:
+     whole paths, in a hash table.  Default: 2^18, or array_max if larger
+     (ppgcc_finish_options).  */
+  unsigned long long max_paths = 0;
+  bool max_paths_set = false;
   /* What one unit's counter arrays may hold in all, in paths (32 MiB):
      past it, large functions fall back to hash counting.  */
   unsigned long long array_budget = 1ull << 22;
@@ -156,15 +165,22 @@ struct ppgcc_cfg
   pp_graph *graph = nullptr;
   std::vector<basic_block> blocks; /* graph node -> block */
   std::vector<edge> edges;         /* graph edge -> edge */
+  uint64_t max_paths = 0; /* the limit it was numbered with (0: none) */
   ~ppgcc_cfg () { pp_graph_free (graph); }
 };
 void ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg);
-/* CFG built for FUN and numbered (no path limit); null with ERR when it
-   cannot be.  */
+/* CFG built for FUN and numbered: with no path limit, or, when that gives
+   more than -fprofile-paths-max paths, with cuts at it (CFG.max_paths).
+   Null with ERR when it cannot be numbered.  */
 pp_numbering *ppgcc_number_cfg (function *fun, ppgcc_cfg &cfg, char *err,
                                 size_t errlen);
 std::string ppgcc_metadata (function *fun, const ppgcc_cfg &cfg,
                             uint32_t checksum);
+/* The checksum a function's profile is matched by: its CFG's, changed when
+   it was numbered with a path limit, so that a profile numbered under
+   another limit (other ids for the same paths) is never read as this
+   one's.  */
+uint32_t ppgcc_cfg_checksum (const ppgcc_cfg &cfg);
 
 /* profile-use.cc: the profile in use.  Whether there is one (*MISSING:
    one was asked for and is not there); the profile's record of FUN by NAME

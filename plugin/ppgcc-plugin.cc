@@ -205,7 +205,7 @@ ppgcc_instrument_function (function *fun)
 
   ppgcc_fn fn;
   fn.name = fname;
-  fn.checksum = pp_graph_checksum (cfg.graph);
+  fn.checksum = ppgcc_cfg_checksum (cfg);
   fn.meta = ppgcc_metadata (fun, cfg, fn.checksum);
   fn.num_paths = n->num_paths;
   fn.flags = n->num_cuts ? PP_FN_TRUNCATED : 0;
@@ -423,6 +423,12 @@ parse_args (struct plugin_name_args *info)
               return false;
             }
         }
+      else if (!strcmp (key, "max-paths"))
+        {
+          if (!parse_numeric (key, val, &ppgcc_opts.max_paths, nullptr))
+            return false;
+          ppgcc_opts.max_paths_set = true;
+        }
       else if (!strcmp (key, "ppp-min-paths"))
         {
           if (!parse_numeric (key, val, &ppgcc_opts.ppp_min_paths, nullptr))
@@ -578,6 +584,9 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     ppgcc_opts.ppp_array_max = ppgcc_opts.array_max;
   if (!ppgcc_opts.ppp_min_paths_set)
     ppgcc_opts.ppp_min_paths = ppgcc_opts.array_max;
+  if (!ppgcc_opts.max_paths_set)
+    ppgcc_opts.max_paths = ppgcc_opts.array_max > (1ull << 18)
+                               ? ppgcc_opts.array_max : 1ull << 18;
   if ((ppgcc_opts.mode == PPGCC_MODE_PPP
        || ppgcc_opts.mode == PPGCC_MODE_RESIDUAL)
       && !ppgcc_opts.use_profile && ppgcc_opts.interesting.empty ())

@@ -385,7 +385,13 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
             "(break): it ends at one,\nor in a noreturn call.\n");
   for (int i = 0; i < set->num_fns; i++)
     {
-      if (set->fns[i].flags & 2u)
+      uint64_t limit = set->fns[i].spec && set->fns[i].spec->num_fns
+                           ? set->fns[i].spec->fns[0].max_paths : 0;
+      if ((set->fns[i].flags & 2u) && limit)
+        printf ("note: %s has more than %" PRIu64 " paths "
+                "(-fprofile-paths-max); its paths are cut (truncated) at "
+                "some edges\n", set->fns[i].name, limit);
+      else if (set->fns[i].flags & 2u)
         printf ("note: %s has more than 2^64 paths; its paths are cut "
                 "(truncated) at some edges\n", set->fns[i].name);
       if (set->fns[i].dropped)

@@ -27,6 +27,8 @@ typedef struct
 static const pp_numeric_option pp_numeric_options[] = {
   { "-fprofile-paths-array-max", "array-max", PP_VAL_WHOLE, 0,
     "a number of paths (a whole number, 0 or more)" },
+  { "-fprofile-paths-max", "max-paths", PP_VAL_WHOLE, 0,
+    "a number of paths (a whole number, 0 or more; 0: no limit)" },
   { "-fprofile-paths-ppp-min-paths", "ppp-min-paths", PP_VAL_WHOLE, 0,
     "a number of paths (a whole number, 0 or more)" },
   { "-fprofile-paths-ipp-depth", "ipp-depth", PP_VAL_WHOLE, 1,
