@@ -73,25 +73,24 @@ pp_sum64 (const void *p, size_t n)
 {
   const unsigned char *b = p;
   uint64_t h = 14695981039346656037ull ^ (uint64_t) n;
-  for (;; b += 8)
+  /* Whole words, then the last 1-7 bytes as one zero-padded word.  */
+  for (; n >= 8; n -= 8, b += 8)
     {
-      size_t take = n < 8 ? n : 8;
-      if (take == 0)
-        break;
-      uint64_t w = 0;
-      if (take == 8)
-        {
-          memcpy (&w, b, 8);
+      uint64_t w;
+      memcpy (&w, b, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-          w = __builtin_bswap64 (w);
+      w = __builtin_bswap64 (w);
 #endif
-        }
-      else
-        for (size_t i = 0; i < take; i++)
-          w |= (uint64_t) b[i] << (8 * i);
       h = (h ^ w) * 1099511628211ull;
       h ^= h >> 29;
-      n -= take;
+    }
+  if (n)
+    {
+      uint64_t w = 0;
+      for (size_t i = 0; i < n; i++)
+        w |= (uint64_t) b[i] << (8 * i);
+      h = (h ^ w) * 1099511628211ull;
+      h ^= h >> 29;
     }
   return h;
 }

@@ -4,6 +4,7 @@
    is lost while memory lasts; tables come from mmap (no malloc in a probe,
    which may run in a signal handler).  If mmap fails the hit is counted as
    dropped, and the profile says so.  */
+#include "next_nonzero.h"
 #include "hashtable.h"
 #include "hpt.h"
 
@@ -123,9 +124,13 @@ void
 __pp_table_clear (struct __pp_fn_desc *fn)
 {
   uint64_t *counts = PP_FN_EXT (fn, hash_counts);
-  if (counts)
-    for (unsigned i = 0; i < PP_HASH_CACHE_SLOTS; i++)
-      atomic_store ((_Atomic uint64_t *) &counts[i], 0);
+  for (uint64_t i = 0; counts
+                      && (i = pprt_next_nonzero (counts, i,
+                                                 PP_HASH_CACHE_SLOTS))
+                             < PP_HASH_CACHE_SLOTS;
+       i++)
+    atomic_store_explicit ((_Atomic uint64_t *) &counts[i], 0,
+                           memory_order_relaxed);
   for (struct table *t = fn->rt_private; t; t = atomic_load (&t->next))
     {
       for (unsigned i = 0; i < SLOTS; i++)
@@ -150,7 +155,11 @@ __pp_table_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
   if (!out)
     return -1;
   /* The inline probe's counts; the caller sums pairs of one id.  */
-  for (unsigned i = 0; counts && i < PP_HASH_CACHE_SLOTS; i++)
+  for (uint64_t i = 0; counts
+                      && (i = pprt_next_nonzero (counts, i,
+                                                 PP_HASH_CACHE_SLOTS))
+                             < PP_HASH_CACHE_SLOTS;
+       i++)
     {
       uint64_t key = atomic_load ((_Atomic uint64_t *) &keys[i]);
       uint64_t c = atomic_load ((_Atomic uint64_t *) &counts[i]);

@@ -16,6 +16,8 @@
    gets one line per unit and profiles without metadata (the counts are
    kept; ppprof names what is missing).  */
 #define _GNU_SOURCE
+/* Cold: read once per dump.  */
+#pragma GCC optimize ("Os")
 #include "pp/rt_abi.h"
 #include "elf_section.c"
 
