@@ -15,6 +15,7 @@
 #pragma GCC optimize ("Os")
 /* Hidden, not static: db_write.c writes .ppd segments with it too.  */
 #include "next_nonzero.h"
+#include "resident.h"
 #include "ppd_names.h"
 /* Metadata stays packed in what the runtime writes (meta_pack.h).  */
 #define PP_KEEP_PACKED_META
@@ -112,6 +113,45 @@ mark_run_counted (struct __pp_unit *u)
    ran instead of clearing the whole array: a large array is mostly zeros,
    and clearing 2 MiB of them cost more than the rest of the exit
    (issue 15).  The rest is cleared.  A null SNAP clears everything.  */
+/* The page map of the dump in progress, or of a clear (under dump_lock,
+   or in a fork's child before any other thread).  */
+static struct __pp_resident resident;
+
+/* Arrays of at least this many counters (64 KiB) are read page by page
+   where the page map says a page was ever written (resident.c).  */
+#define PAGED_COUNTERS 8192u
+
+/* The next nonzero counter of C[I..N), or N: skipping pages never
+   written, then zeros 16 at a time.  */
+static uint64_t
+next_count (const uint64_t *c, uint64_t i, uint64_t n)
+{
+  while (i < n)
+    {
+      uint64_t end = n;
+      if (n >= PAGED_COUNTERS
+          && (i = __pp_resident_next (&resident, c, i, n, &end)) >= n)
+        return n;
+      i = pprt_next_nonzero (c, i, end);
+      if (i < end)
+        return i;
+    }
+  return n;
+}
+
+/* C[0..N) zeroed, writing only where there is a count: a fork's child
+   does not copy the parent's pages to write zeros over zeros.  */
+static void
+clear_counters (uint64_t *c, uint64_t n)
+{
+  for (uint64_t i = 0; (i = next_count (c, i, n)) < n;)
+    {
+      uint64_t end = i + 16 < n ? i + 16 : n;
+      memset (c + i, 0, (end - i) * sizeof *c);
+      i = end;
+    }
+}
+
 static void
 drain_counts (struct __pp_unit *u, const ppd_profile *snap)
 {
@@ -128,7 +168,7 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
                   got->pairs[k].count, memory_order_relaxed);
         }
       else if (fn->counters)
-        memset (fn->counters, 0, fn->num_paths * sizeof *fn->counters);
+        clear_counters (fn->counters, fn->num_paths);
       if (PP_FN_EXT (fn, ppp_counts))
         memset (fn->ext->ppp_counts, 0,
                 fn->ext->ppp_size * sizeof *fn->ext->ppp_counts);
@@ -139,6 +179,7 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
     }
 }
 
+/* Between __pp_resident_begin and _end.  */
 static void
 zero_counts (struct __pp_unit *u)
 {
@@ -158,8 +199,10 @@ after_fork_in_child (void)
   ncounted = 0; /* the child is a run of its own */
   if (__pp_cct_dump_after_fork)
     __pp_cct_dump_after_fork ();
+  __pp_resident_begin (&resident);
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
+  __pp_resident_end (&resident);
   if (__pp_cct_after_fork)
     __pp_cct_after_fork ();
 }
@@ -313,9 +356,9 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
   uint64_t cap = ntable + 64, n = 0;
   ppd_pair *out = malloc (cap * sizeof *out);
   int oom = !out;
-  for (uint64_t i = 0; !oom && d->counters
-                      && (i = pprt_next_nonzero (d->counters, i, d->num_paths))
-                             < d->num_paths;
+  for (uint64_t i = 0;
+       !oom && d->counters
+       && (i = next_count (d->counters, i, d->num_paths)) < d->num_paths;
        i++)
     {
       oom = room_for_pair (&out, &cap, n, ntable) < 0;
@@ -581,6 +624,7 @@ __pp_dump (void)
   pthread_setcancelstate (PTHREAD_CANCEL_DISABLE, &cancel_state);
   pthread_mutex_lock (&dump_lock);
   int saved = errno;
+  __pp_resident_begin (&resident);
   /* PPGCC_PROFILE_DB: into the database, not beside the objects; when it
      cannot be written, the counts stay for a later dump.  */
   int in_db = __pp_db_begin (&__pp_db);
@@ -628,6 +672,7 @@ __pp_dump (void)
     __pp_db_end (&__pp_db);
   free (snaps);
   free (ok);
+  __pp_resident_end (&resident);
   errno = saved;
   pthread_mutex_unlock (&dump_lock);
   pthread_setcancelstate (cancel_state, NULL);
@@ -637,8 +682,10 @@ void
 __pp_reset (void)
 {
   pthread_mutex_lock (&dump_lock);
+  __pp_resident_begin (&resident);
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
+  __pp_resident_end (&resident);
   if (__pp_cct_zero)
     __pp_cct_zero ();
   pthread_mutex_unlock (&dump_lock);
