@@ -54,7 +54,7 @@ static const struct
 static void
 record_usage (FILE *out)
 {
-  fputs ("usage: ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--calls] "
+  fputs ("usage: ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--no-calls] "
          "[--] PROG ARGS...\n"
          "  -F HZ     samples per second of the event (default 200)\n"
          "  -e EVENT  cpu-clock (default: CPU-time timer per thread), "
@@ -62,9 +62,9 @@ record_usage (FILE *out)
          "            cycles, instructions, branch-misses, cache-misses\n"
          "  -o FILE   the profile (default: PROG's name + .sampled.ppc "
          "here)\n"
-         "  --calls   count the calls that span a sample (csprof's "
-         "trampoline;\n"
-         "            experimental: it broke sqlite3, see README)\n",
+         "  --no-calls  count no calls: without csprof's trampoline, "
+         "which\n"
+         "            counts the calls that span a sample (the default)\n",
          out);
 }
 
@@ -222,7 +222,7 @@ ppprof_record (int argc, char **argv)
 {
   long hz = 200;
   const char *event = "cpu-clock", *out = NULL;
-  int calls = 0;
+  int calls = 1;
   int i = 0;
   for (; i < argc; i++)
     {
@@ -237,9 +237,9 @@ ppprof_record (int argc, char **argv)
           record_usage (stdout);
           return 0;
         }
-      if (!strcmp (a, "--calls"))
+      if (!strcmp (a, "--calls") || !strcmp (a, "--no-calls"))
         {
-          calls = 1;
+          calls = a[2] == 'c'; /* --calls: the default, still taken */
           continue;
         }
       if ((!strcmp (a, "-F") || !strcmp (a, "-e") || !strcmp (a, "-o"))
@@ -391,8 +391,8 @@ ppprof_record (int argc, char **argv)
   set_env (env, &n, e_hz);
   set_env (env, &n, e_event);
   static char calls_on[] = "PPGCC_SAMPLE_CALLS=1";
-  if (calls)
-    set_env (env, &n, calls_on);
+  static char calls_off[] = "PPGCC_SAMPLE_CALLS=0";
+  set_env (env, &n, calls ? calls_on : calls_off);
 
   /* ^C and kill go to the program, which writes its profile; we wait */
   struct sigaction ign, old_int, old_term;

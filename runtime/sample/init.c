@@ -13,6 +13,8 @@
      PPGCC_SAMPLE_PERIOD events per sample of a hardware event (default
                          1e9 / HZ)
      PPGCC_SAMPLE_NODES  calling contexts per thread (default 65536)
+     PPGCC_SAMPLE_CALLS  0: no trampoline, no call counts (default 1;
+                         off by itself under a shadow stack)
      PPGCC_SAMPLE_STATS  set: a line per thread at the end on stderr
                          (samples, how many unwound only to the
                          trampoline's mark, unsafe, partial)
@@ -43,6 +45,30 @@ static atomic_int finished;
 /* the process that samples: a vfork child (which shares our memory and
    runs no fork handler) must not write, nor mark the profile written */
 static pid_t sampling_pid;
+
+/* Whether the kernel keeps a shadow stack for this thread (x86 CET): a
+   return through the trampoline would then fault, the return address on
+   the stack no longer being the one the call pushed.  */
+static int
+shadow_stack (void)
+{
+  FILE *f = fopen ("/proc/self/status", "re");
+  if (!f)
+    return 0;
+  char line[256];
+  int on = 0;
+  while (fgets (line, sizeof line, f))
+    if (!strncmp (line, "x86_Thread_features:", 20) && strstr (line, "shstk"))
+      on = 1;
+  fclose (f);
+  if (on)
+    {
+      static const char m[] = "ppgcc sampler: shadow stack on: no call "
+                              "counts (the trampoline would fault)\n";
+      write (2, m, sizeof m - 1);
+    }
+  return on;
+}
 
 static long
 env_long (const char *name, long dflt, long lo, long hi)
@@ -119,7 +145,7 @@ configure (void)
                 c->hz);
     }
   const char *calls = getenv ("PPGCC_SAMPLE_CALLS");
-  c->calls = calls && !strcmp (calls, "1");
+  c->calls = !(calls && !strcmp (calls, "0")) && !shadow_stack ();
   const char *file = getenv ("PPGCC_SAMPLE_FILE");
   if (file && *file)
     c->file = strdup (file);

@@ -30,11 +30,10 @@
    are not counted.  A marked
    frame that tail-calls returns through the trampoline from the callee:
    counted against the frame the slot belongs to (§2.4.2).  
-   Off unless asked for (PPGCC_SAMPLE_CALLS=1, `ppprof record --calls`):
-   on sqlite3's ref workload (bench/record) a run with the trampoline on
-   crashed or computed wrong results 3 times in 3; the cause is not found
-   yet, so the default sampler unwinds every sample whole and counts no
-   calls.  */
+   On unless PPGCC_SAMPLE_CALLS=0 (`ppprof record --no-calls`), and off
+   under an x86 shadow stack (init.c).  The assembly part restores every
+   register, not only the return registers (trampoline_x86_64.S: -fipa-ra
+   callers keep values in call-clobbered registers across calls).  */
 #define _GNU_SOURCE
 #include "sample.h"
 
