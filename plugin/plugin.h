@@ -110,7 +110,7 @@ struct ppgcc_options
   /* -fprofile-paths-metric=EVENT[,EVENT]: as given, and how many.  */
   std::string metrics;
   unsigned nmetrics = 0;
-  /* -fprofile-paths-ipp=: interprocedural path segments (ipp.cc).  */
+  /* -fprofile-paths-ipp=: interprocedural path segments (ipp/gcc-unit.cc).  */
   enum { IPP_NONE, IPP_INLINE, IPP_CLONE } ipp = IPP_NONE;
   unsigned long long ipp_depth = 1;    /* -fprofile-paths-ipp-depth=K */
   unsigned long long ipp_growth = 100; /* -fprofile-paths-ipp-growth=P */
@@ -142,7 +142,7 @@ struct ppgcc_fn
   std::vector<uint64_t> trained; /* PP_FN_TRAINED: ascending BL ids */
   bool switch_check = false;     /* path ends test the profile flag */
   /* A local flag that guards the counts (not the register updates):
-     in a callee duplicate shared by several callers (ipp.cc), whether
+     in a callee duplicate shared by several callers (ipp/gcc-unit.cc), whether
      this caller's context is the one running.  */
   tree count_guard = NULL_TREE;
   unsigned nmetrics = 0;         /* metrics per path (array mode) */
@@ -325,11 +325,6 @@ bool ppgcc_skip_function (function *fun);
 /* Whether FUN's body is only there to be inlined (DECL_EXTERNAL: C99
    inline without an external definition, gnu_inline); never instrumented.  */
 bool ppgcc_inline_only_p (function *fun);
-
-/* ipp.cc: -fprofile-paths-ipp, run when every function of the unit is
-   lowered (before the IPA passes): chooses the call sites, makes the
-   duplicates, instruments the whole unit.  */
-void ppgcc_ipp_instrument_unit ();
 
 /* ppgcc-plugin.cc: registers PASS to run after the first instance of the
    pass named AFTER.  */

@@ -8,6 +8,7 @@
    the probes (pp_plan) and inserts them.  The registration data and the
    constructor are emitted once all functions are lowered.  */
 #include "plugin.h"
+#include "ppgcc-ipp.h"
 #include "plugin-version.h"
 
 #include "pp/optval.h"
@@ -268,7 +269,7 @@ public:
   bool gate (function *fun) final override
   {
     /* With -fprofile-paths-ipp the whole unit is instrumented at once,
-       when every body is there (ipp.cc).  */
+       when every body is there (ipp/gcc-unit.cc).  */
     if (seen_error () || ppgcc_opts.ipp != ppgcc_options::IPP_NONE)
       return false;
     if (ppgcc_inline_only_p (fun) && ppgcc_opts.opt_info)

@@ -1,6 +1,6 @@
-/* CUnit tests of supergraphs (lib/ipp.c, thesis §3.4.4 step 4, Fig 3.12)
+/* CUnit tests of supergraphs (ipp/supergraph.c, thesis §3.4.4 step 4, Fig 3.12)
    and of the interesting supergraph paths composed from intraprocedural
-   profiles (lib/ipp_compose.c, thesis §3.5.2 "Alternative scheme"),
+   profiles (ipp/compose.c, thesis §3.5.2 "Alternative scheme"),
    checked on hand-made examples and against a brute-force oracle.  */
 #include "test_ipp.h"
 #include "test_graphs.h"

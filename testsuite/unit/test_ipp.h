@@ -1,5 +1,5 @@
 /* CUnit tests of supergraphs and their composed interesting paths
-   (lib/ipp.c, lib/ipp_compose.c).  */
+   (ipp/supergraph.c, ipp/compose.c).  */
 #ifndef PP_TEST_IPP_H
 #define PP_TEST_IPP_H
 

@@ -6,11 +6,11 @@
    SSA form yet (PLUGIN_ALL_IPA_PASSES_START), so that a caller and its
    callees can be looked at together:
 
-   1. ipp-sites.cc chooses the calls to expand and builds each caller's
-      supergraph (lib/ipp.c), which is numbered as the caller's paths:
+   1. gcc-sites.cc chooses the calls to expand and builds each caller's
+      supergraph (ipp/supergraph.c), which is numbered as the caller's paths:
       its paths are its segments.  Interesting paths for PPP and residual
       profiling come from the profiles of the caller and the callees
-      (lib/ipp_compose.c, §3.4.4 steps 6-7).
+      (ipp/compose.c, §3.4.4 steps 6-7).
    2. The callee part of the supergraph runs in a duplicate of the callee
       to which the caller hands its path registers and which hands them
       back (§3.4.5, Fig 3.14):  tmp = r; callee.dup (args, &tmp); r = tmp.
@@ -31,7 +31,7 @@
    The caller's record is its supergraph (PP_FN_IPP): ppprof shows each
    path as the caller's path, the callee's, and the caller's continuation.
    Functions without expanded calls are instrumented as usual.  */
-#include "ipp.h"
+#include "gcc-ipp.h"
 
 #include "pp/rt_abi.h"
 #include "tree-inline.h"
@@ -183,7 +183,7 @@ make_dups (ipp_unit &u, std::vector<std::unique_ptr<ipp_dup> > &dups)
 
 /* The interesting supergraph paths of CF (thesis §3.4.4 step 6): from the
    intraprocedural profiles of the caller and its callees, every segment
-   whose parts ran (lib/ipp_compose.c; thesis §3.5.2 stage II, which
+   whose parts ran (ipp/compose.c; thesis §3.5.2 stage II, which
    over-approximates what a whole-program path would give).  False, after
    a warning, when there would be too many.  */
 bool

@@ -11,7 +11,7 @@
    the calls of an expanded callee are candidates in turn, down to K calls
    per segment.  Calls are taken hottest first within the growth limit;
    the others get a note with -fopt-info-paths.  */
-#include "ipp.h"
+#include "gcc-ipp.h"
 
 #include "pp/rt_abi.h"
 

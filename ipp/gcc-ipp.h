@@ -1,9 +1,11 @@
 /* Interprocedural path segments (-fprofile-paths-ipp): what the site
-   selection (ipp-sites.cc) hands to the instrumentation (ipp.cc).  */
+   selection (gcc-sites.cc) hands to the instrumentation (gcc-unit.cc).
+   Private to ipp/: the plugin's core knows ipp/ only by ppgcc-ipp.h.  */
 #ifndef PPGCC_IPP_H
 #define PPGCC_IPP_H
 
-#include "plugin.h"
+#include "plugin/plugin.h" /* ppgcc's, not GCC's plugin.h */
+#include "ppgcc-ipp.h"
 #include "pp/ipp.h"
 
 #include <array>
@@ -98,7 +100,7 @@ struct ipp_dup
   ipp_body body;                   /* per-site duplicates with points */
 };
 
-/* The unit as ipp-sites.cc finds it.  */
+/* The unit as gcc-sites.cc finds it.  */
 struct ipp_unit
 {
   std::vector<std::unique_ptr<ipp_unit_fn> > fns;
@@ -106,7 +108,7 @@ struct ipp_unit
   std::vector<std::unique_ptr<ipp_caller> > callers;
 };
 
-/* ipp-sites.cc: the unit's functions and profiles; the call points of
+/* gcc-sites.cc: the unit's functions and profiles; the call points of
    each caller (all depths), within the growth limit; the supergraphs.  */
 void ppgcc_ipp_collect (ipp_unit &u);
 void ppgcc_ipp_choose (ipp_unit &u);
