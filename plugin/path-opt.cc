@@ -163,10 +163,10 @@ public:
 
 } // namespace
 
-void
-ppgcc_register_feedback_pass (const char *plugin_name)
+opt_pass *
+ppgcc_new_feedback_pass ()
 {
-  ppgcc_register_pass (plugin_name, new feedback_flag_pass (g), "profile");
+  return new feedback_flag_pass (g);
 }
 
 void

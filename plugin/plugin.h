@@ -57,7 +57,7 @@ struct ppgcc_options
      limit (zstd's ZSTD_RowFindBestMatch, 4815 paths; bzip2's
      BZ2_decompress, 163,145) then never calls the runtime (issue 15).
      Context records (cct) and metric arrays are per path too, so they
-     keep the small limit.  See ppgcc_finish_options.  */
+     keep the small limit.  See ppgcc_read_options (options.cc).  */
   unsigned long long array_max = 0;
   bool array_max_set = false;
   /* -fprofile-paths-max: a function with more Ball-Larus paths is numbered
@@ -66,7 +66,7 @@ struct ppgcc_options
      a hash table: an array probe is an add, a hash probe a multiply, a
      compare and a branch (pcre2's match(), 7.3e9 paths, issue 15).  0:
      whole paths, in a hash table.  Default: 2^18, or array_max if larger
-     (ppgcc_finish_options).  */
+     (ppgcc_read_options).  */
   unsigned long long max_paths = 0;
   bool max_paths_set = false;
   /* What one unit's counter arrays may hold in all, in paths (32 MiB):
@@ -249,7 +249,8 @@ bool ppgcc_form_superblocks (function *fun, const ppgcc_cfg &cfg,
                              std::vector<pp_pathid> &ids,
                              std::vector<uint64_t> &counts, ppgcc_cfg &cfg2,
                              pp_numbering **n2);
-void ppgcc_register_feedback_pass (const char *plugin_name);
+/* The pass that marks the function as having feedback (after "profile").  */
+opt_pass *ppgcc_new_feedback_pass ();
 
 /* probes.cc: insert the plan's probes; REGS receives the path registers
    (the second one NULL_TREE without PPP), or gives them when REGS[0] is
@@ -303,8 +304,8 @@ void ppgcc_switch_entry_probes (function *copy, const ppgcc_cfg &cfg,
                                 const pp_probe *probes, int nprobes,
                                 const ppgcc_fn &fn, tree regs[2]);
 /* switch-local.cc: the IPA pass by which local callees follow their
-   caller into its copy (with =entry).  */
-void ppgcc_register_switch_local (const char *plugin_name);
+   caller into its copy (with =entry; after "visibility").  */
+opt_pass *ppgcc_new_switch_local_pass ();
 
 /* context.cc: __pp_enter on the entry edge (pending: committed with the
    probes), __pp_exit before each return (once the probes are in), and a
@@ -313,7 +314,7 @@ void ppgcc_context_entry (function *fun, ppgcc_fn &fn);
 void ppgcc_context_exits (function *fun, const ppgcc_fn &fn);
 void ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn);
 
-/* ppgcc-plugin.cc: the function's counting for numbering N: array, hash
+/* instrument.cc: the function's counting for numbering N: array, hash
    table, or (TRAINED, the interesting paths IDS) preferential; FN's
    arrays are made.  Intraprocedural instrumentation of FUN, and whether
    the plugin leaves FUN alone.  */
@@ -326,10 +327,9 @@ bool ppgcc_skip_function (function *fun);
    inline without an external definition, gnu_inline); never instrumented.  */
 bool ppgcc_inline_only_p (function *fun);
 
-/* ppgcc-plugin.cc: registers PASS to run after the first instance of the
-   pass named AFTER.  */
-void ppgcc_register_pass (const char *plugin_name, opt_pass *pass,
-                          const char *after);
+/* options.cc: the plugin's arguments into ppgcc_opts, with the defaults
+   that depend on the mode; false after an error line.  */
+bool ppgcc_read_options (struct plugin_name_args *info);
 
 /* emit.cc: variables and the registration constructor.  */
 tree ppgcc_u64_type ();

@@ -215,8 +215,8 @@ public:
 
 } // namespace
 
-void
-ppgcc_register_switch_local (const char *plugin_name)
+opt_pass *
+ppgcc_new_switch_local_pass ()
 {
-  ppgcc_register_pass (plugin_name, new switch_local_pass (g), "visibility");
+  return new switch_local_pass (g);
 }
