@@ -195,6 +195,7 @@ pp_read_own_file (const char *path, const char *magic, size_t mlen,
   if (rc == 0 && (*len < mlen || memcmp (*buf, magic, mlen) != 0))
     {
       free (*buf);
+      *buf = NULL;
       *why = "unknown contents";
       return -1;
     }
@@ -217,10 +218,15 @@ pp_lock_beside (const char *path, const char **why)
   snprintf (lock_path, n, "%s.lock", path);
   int fd = open (lock_path,
                  O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  int open_errno = errno;
   free (lock_path);
   struct stat st;
   if (fd < 0)
-    *why = errno == ELOOP ? "a symbolic link (not followed)" : strerror (errno);
+    {
+      *why = open_errno == ELOOP ? "a symbolic link (not followed)"
+                                 : strerror (open_errno);
+      errno = open_errno; /* ENOENT: the caller may make the directory */
+    }
   else if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
     {
       *why = "not a regular file";

@@ -38,10 +38,18 @@ ppd_put_u32 (ppd_out *o, uint32_t v)
 static void
 ppd_put_u64 (ppd_out *o, uint64_t v)
 {
-  unsigned char b[8];
-  for (int i = 0; i < 8; i++)
-    b[i] = (unsigned char) (v >> (8 * i));
-  ppd_put (o, b, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64 (v);
+#endif
+  /* In place when there is room: a profile's pairs are most of its
+     words, and each went through pp_buf_put and a memcpy call.  */
+  if (o->cap - o->len >= 8)
+    {
+      memcpy (o->buf + o->len, &v, 8);
+      o->len += 8;
+    }
+  else
+    ppd_put (o, &v, 8);
 }
 
 static void
@@ -161,15 +169,15 @@ ppd_free (ppd_profile *p)
   memset (p, 0, sizeof *p);
 }
 
-PPD_API int
-ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
-            const char **why)
+/* The header of a whole file image and its checksum: its version, or 0
+   with *WHY set.  */
+PPD_API uint32_t
+ppd_check (const unsigned char *buf, size_t len, const char **why)
 {
-  memset (out, 0, sizeof *out);
   if (len < 4 || memcmp (buf, PPD_MAGIC, 4) != 0)
     {
       *why = "not a ppgcc profile (bad magic number)";
-      return -1;
+      return 0;
     }
   ppd_in in = { buf + 4, buf + len, 0 };
   uint32_t version = (uint32_t) ppd_get (&in, 4);
@@ -177,18 +185,18 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
   if (in.bad)
     {
       *why = "truncated header";
-      return -1;
+      return 0;
     }
   if (version < 1 || version > PPD_VERSION)
     {
       *why = "profile format version not supported by this ppgcc";
-      return -1;
+      return 0;
     }
   if (payload != len - PPD_HEADER_SIZE)
     {
       *why = payload > len - PPD_HEADER_SIZE ? "truncated"
                                               : "trailing bytes after the profile";
-      return -1;
+      return 0;
     }
   /* Versions 1 and 2 were checksummed byte by byte (FNV-1a 64).  */
   uint64_t have = version >= 3 ? pp_sum64 (buf + PPD_HEADER_SIZE, payload)
@@ -196,8 +204,20 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
   if (have != sum)
     {
       *why = "checksum mismatch (corrupted)";
-      return -1;
+      return 0;
     }
+  return version;
+}
+
+PPD_API int
+ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
+            const char **why)
+{
+  memset (out, 0, sizeof *out);
+  uint32_t version = ppd_check (buf, len, why);
+  if (!version)
+    return -1;
+  ppd_in in = { buf + PPD_HEADER_SIZE, buf + len, 0 };
   out->runs = ppd_get (&in, 8);
   if (version >= 2)
     out->sum_max = ppd_get (&in, 8);
@@ -669,6 +689,209 @@ PPD_API int
 ppd_merge_objects (ppd_profile *into, const ppd_profile *from)
 {
   return ppd_merge_by (into, from, 1, NULL, NULL);
+}
+
+/* --------------------------------------- merging into an encoded profile */
+
+/* Whether the names of P's functions are all distinct (an open-addressing
+   set of indices; 1 also when memory runs out is not safe: then 0).  */
+static int
+ppd_names_distinct (const ppd_profile *p)
+{
+  size_t cap = 16;
+  while (cap < 2 * (size_t) p->nfns)
+    cap *= 2;
+  uint32_t *slot = calloc (cap, sizeof *slot);
+  if (!slot)
+    return 0;
+  int distinct = 1;
+  for (uint32_t f = 0; f < p->nfns && distinct; f++)
+    {
+      const char *name = p->fns[f].name;
+      size_t i = (size_t) ppd_hash_bytes (14695981039346656037ull, name,
+                                          strlen (name)) & (cap - 1);
+      for (; slot[i]; i = (i + 1) & (cap - 1))
+        if (!strcmp (p->fns[slot[i] - 1].name, name))
+          {
+            distinct = 0;
+            break;
+          }
+      slot[i] = f + 1;
+    }
+  free (slot);
+  return distinct;
+}
+
+/* A string field of IN, not copied: its bytes and *N.  */
+static const unsigned char *
+ppd_span_str (ppd_in *in, uint32_t *n)
+{
+  *n = (uint32_t) ppd_get (in, 4);
+  if (in->bad || (size_t) (in->end - in->p) < *n)
+    {
+      in->bad = 1;
+      return NULL;
+    }
+  const unsigned char *s = in->p;
+  in->p += *n;
+  return s;
+}
+
+/* The little-endian u64 at P.  */
+static uint64_t
+ppd_le64 (const unsigned char *p)
+{
+  uint64_t v;
+  memcpy (&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap64 (v);
+#endif
+  return v;
+}
+
+/* The count of records patched into O at AT (a u64 put there before).  */
+static void
+ppd_patch_u64 (ppd_out *o, size_t at, uint64_t v)
+{
+  for (int b = 0; b < 8 && !o->oom; b++)
+    o->buf[at + b] = (unsigned char) (v >> (8 * b));
+}
+
+/* OLD's N ascending records of SIZE bytes (an id first) at IN merged into
+   O with the NEW_N ascending ids of NEW (pairs when SIZE is 16, with
+   their counts added to OLD's where the ids meet: ppd_merge_pairs; ids
+   alone when it is 8: ppd_union_ids).  OLD's records are copied in runs,
+   as they are: a program run again mostly adds to ids its file has.
+   0, or 1 when OLD's ids are not ascending or do not fit IN.  */
+static int
+ppd_put_merged (ppd_out *o, ppd_in *in, uint64_t n, size_t size,
+                const void *new, uint64_t new_n)
+{
+  if (in->bad || n > (size_t) (in->end - in->p) / size)
+    return 1;
+  const unsigned char *rec = in->p, *run = rec;
+  in->p += n * size;
+  const ppd_pair *pairs = new;
+  const uint64_t *ids = new;
+#define NEW_ID(j) (size == 16 ? pairs[j].id : ids[j])
+  size_t at = o->len;
+  ppd_put_u64 (o, 0); /* the number of records, patched below */
+  uint64_t j = 0, k = n, last = 0;
+  for (uint64_t i = 0; i < n; i++, rec += size)
+    {
+      uint64_t id = ppd_le64 (rec);
+      if (i && id <= last)
+        return 1;
+      last = id;
+      if (j == new_n || NEW_ID (j) > id)
+        continue;
+      ppd_put (o, run, (size_t) (rec - run));
+      for (; j < new_n && NEW_ID (j) < id; j++, k++)
+        {
+          ppd_put_u64 (o, NEW_ID (j));
+          if (size == 16)
+            ppd_put_u64 (o, pairs[j].count);
+        }
+      run = rec;
+      if (j < new_n && NEW_ID (j) == id)
+        {
+          if (size == 16)
+            {
+              ppd_put (o, rec, 8);
+              ppd_put_u64 (o, pp_add_sat (ppd_le64 (rec + 8), pairs[j].count));
+              run = rec + 16;
+            }
+          j++;
+        }
+    }
+  ppd_put (o, run, (size_t) (rec - run));
+  for (; j < new_n; j++, k++)
+    {
+      ppd_put_u64 (o, NEW_ID (j));
+      if (size == 16)
+        ppd_put_u64 (o, pairs[j].count);
+    }
+#undef NEW_ID
+  ppd_patch_u64 (o, at, k);
+  return 0;
+}
+
+PPD_API int
+ppd_merge_encoded (const unsigned char *old, size_t len,
+                   const ppd_profile *now, unsigned char **out,
+                   size_t *out_len)
+{
+  const char *why;
+  if (ppd_check (old, len, &why) != PPD_VERSION || !ppd_names_distinct (now))
+    return 1;
+  ppd_in in = { old + PPD_HEADER_SIZE, old + len, 0 };
+  ppd_out o = { NULL, 0, 0, 0 };
+  int rc = 1;
+  ppd_put (&o, PPD_MAGIC, 4);
+  ppd_put_u32 (&o, PPD_VERSION);
+  ppd_put_u64 (&o, 0); /* length, patched below */
+  ppd_put_u64 (&o, 0); /* checksum, patched below */
+  ppd_put_u64 (&o, pp_add_sat (ppd_get (&in, 8), now->runs));
+  ppd_put_u64 (&o, pp_add_sat (ppd_get (&in, 8), now->sum_max));
+  uint32_t n;
+  const unsigned char *s = ppd_span_str (&in, &n);
+  if (!n && now->source && *now->source)
+    ppd_put_str (&o, now->source, (uint32_t) strlen (now->source));
+  else if (s)
+    ppd_put_str (&o, (const char *) s, n);
+  if ((uint32_t) ppd_get (&in, 4) != now->nfns)
+    goto out;
+  ppd_put_u32 (&o, now->nfns);
+  for (uint32_t f = 0; f < now->nfns && !in.bad; f++)
+    {
+      const ppd_fn *fn = &now->fns[f];
+      const unsigned char *name = ppd_span_str (&in, &n);
+      uint32_t checksum = (uint32_t) ppd_get (&in, 4);
+      uint32_t flags = (uint32_t) ppd_get (&in, 4);
+      if (in.bad || n != strlen (fn->name) || memcmp (name, fn->name, n)
+          || checksum != fn->checksum || ((flags | fn->flags) & PP_FN_OLDER))
+        goto out;
+      ppd_put_str (&o, fn->name, n);
+      ppd_put_u32 (&o, checksum);
+      ppd_put_u32 (&o, flags | fn->flags);
+      ppd_put_u64 (&o, ppd_get (&in, 8)); /* num_paths: the file's */
+      ppd_put_u64 (&o, pp_add_sat (ppd_get (&in, 8), fn->dropped));
+      /* A record without metadata takes this one's (ppd_add_fn).  */
+      const unsigned char *meta = ppd_span_str (&in, &n);
+      if (!n && fn->meta_len)
+        ppd_put_str (&o, fn->meta, fn->meta_len);
+      else if (meta)
+        ppd_put_str (&o, (const char *) meta, n);
+      uint64_t np = ppd_get (&in, 8);
+      if (ppd_put_merged (&o, &in, np, 16, fn->pairs, fn->npairs))
+        goto out;
+      /* Trained lists: a union, when this run has one (ppd_add_fn).  */
+      uint64_t nt = ppd_get (&in, 8);
+      int trained = (fn->flags & PP_FN_TRAINED) != 0;
+      if (ppd_put_merged (&o, &in, nt, 8, fn->trained,
+                          trained ? fn->ntrained : 0))
+        goto out;
+    }
+  if (in.bad || in.p != in.end)
+    goto out;
+  if (o.oom)
+    {
+      rc = -1;
+      goto out;
+    }
+  uint64_t payload = o.len - PPD_HEADER_SIZE;
+  uint64_t sum = pp_sum64 (o.buf + PPD_HEADER_SIZE, payload);
+  for (int i = 0; i < 8; i++)
+    {
+      o.buf[8 + i] = (unsigned char) (payload >> (8 * i));
+      o.buf[16 + i] = (unsigned char) (sum >> (8 * i));
+    }
+  *out = o.buf;
+  *out_len = o.len;
+  return 0;
+out:
+  free (o.buf);
+  return rc;
 }
 
 /* ---------------------------------------------------------------- files */

@@ -7,7 +7,9 @@
 #define PPRT_PPD_NAMES_H
 
 #define PPD_API __attribute__ ((visibility ("hidden"), unused))
+#define ppd_check __pp_ppd_check
 #define ppd_decode __pp_ppd_decode
+#define ppd_merge_encoded __pp_ppd_merge_encoded
 #define ppd_encode __pp_ppd_encode
 #define ppd_free __pp_ppd_free
 #define ppd_merge __pp_ppd_merge

@@ -430,8 +430,23 @@ copy_trained (struct __pp_unit *u, const struct __pp_fn_desc *d, ppd_fn *fn)
   return 0;
 }
 
+/* Frees a snapshot: its lists, not the names and metadata it borrows.  */
+static void
+snapshot_free (ppd_profile *p)
+{
+  for (uint32_t f = 0; f < p->nfns; f++)
+    {
+      free (p->fns[f].pairs);
+      free (p->fns[f].trained);
+    }
+  free (p->fns);
+  free (p->source);
+  memset (p, 0, sizeof *p);
+}
+
 /* The unit's counts since the last dump, as a profile of one run or (a
-   later dump of this process) of none.  */
+   later dump of this process) of none: names and metadata borrowed from
+   the unit (free it with snapshot_free).  */
 static int
 snapshot (struct __pp_unit *u, ppd_profile *p)
 {
@@ -445,16 +460,13 @@ snapshot (struct __pp_unit *u, ppd_profile *p)
     {
       struct __pp_fn_desc *d = u->fns[f];
       ppd_fn *fn = &p->fns[p->nfns++];
-      fn->name = strdup (d->name);
+      /* Borrowed, not copied (snapshot_free): the codec only reads them,
+         and copying every name and metadata field cost more than the
+         rest of a merge into an unchanged file.  */
+      fn->name = (char *) d->name;
       const char *meta = __pp_fn_meta (u, d);
-      uint32_t meta_len = meta ? d->meta_len : 0;
-      fn->meta = malloc ((size_t) meta_len + 1);
-      if (!fn->name || !fn->meta)
-        return -1;
-      if (meta_len)
-        memcpy (fn->meta, meta, meta_len);
-      fn->meta[meta_len] = '\0';
-      fn->meta_len = meta_len;
+      fn->meta = (char *) (meta ? meta : "");
+      fn->meta_len = meta ? d->meta_len : 0;
       fn->checksum = d->cfg_checksum;
       fn->flags = d->flags;
       fn->num_paths = d->num_paths;
@@ -481,29 +493,29 @@ warn_changed (void *ctx, const char *fn)
            ((struct warn_ctx *) ctx)->path, fn, PPD_MAX_VERSIONS);
 }
 
-/* What is at PATH, read for the merge: 0 with *OLD; 1 when there is
-   nothing (or a damaged profile, now kept aside as PATH.corrupt); -1 when
-   something that is not a ppgcc profile is there (a directory, a symbolic
-   link, another file) or a damaged one cannot be kept aside: left alone,
-   and nothing is written.  */
+/* What is at PATH, read for the merge: 0 with its bytes *BUF (*LEN);
+   1 when there is nothing; -1 when something that is not a ppgcc profile
+   is there (a directory, a symbolic link, another file): left alone, and
+   nothing is written.  */
 static int
-read_old (const char *path, ppd_profile *old)
+read_old (const char *path, char **buf, size_t *len)
 {
-  char *buf;
-  size_t len;
   const char *why = NULL;
-  int rc = pp_read_own_file (path, PPD_MAGIC, 4, &buf, &len, &why);
+  int rc = pp_read_own_file (path, PPD_MAGIC, 4, buf, len, &why);
   if (rc < 0)
-    {
-      fprintf (stderr, "ppgcc profile: %s: %s; not a ppgcc profile, left as "
-               "it is; counts not written\n", path, why);
-      return -1;
-    }
-  if (rc == 1)
-    return 1;
-  rc = ppd_decode ((const unsigned char *) buf, len, old, &why);
-  free (buf);
-  if (rc == 0)
+    fprintf (stderr, "ppgcc profile: %s: %s; not a ppgcc profile, left as "
+             "it is; counts not written\n", path, why);
+  return rc;
+}
+
+/* BUF (LEN bytes, read from PATH) decoded into *OLD: 0; 1 when it is
+   damaged, now kept aside as PATH.corrupt (write afresh); -1 when it is
+   damaged and cannot be kept aside: left as it is, nothing written.  */
+static int
+decode_old (const char *path, const char *buf, size_t len, ppd_profile *old)
+{
+  const char *why = NULL;
+  if (ppd_decode ((const unsigned char *) buf, len, old, &why) == 0)
     return 0;
   /* Ours but damaged: never overwritten, kept aside; where that fails
      (a directory at PATH.corrupt), left as it is.  */
@@ -529,12 +541,54 @@ read_old (const char *path, ppd_profile *old)
   return -1;
 }
 
+/* SNAP merged into the profile BUF (LEN bytes) read from PATH, written to
+   PATH: straight from BUF's bytes when it holds the same functions (a
+   program run again: ppd_merge_encoded), else decoded and merged.  0 when
+   written.  */
+static int
+merge_and_write (const char *path, const char *buf, size_t len,
+                 ppd_profile *snap)
+{
+  unsigned char *out;
+  size_t out_len;
+  if (buf && ppd_merge_encoded ((const unsigned char *) buf, len, snap, &out,
+                                &out_len) == 0)
+    {
+      int rc = pp_write_file_atomic (path, out, out_len);
+      free (out);
+      if (rc != 0)
+        fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
+                 strerror (errno));
+      return rc;
+    }
+  ppd_profile old;
+  int have = buf ? decode_old (path, buf, len, &old) : 1;
+  if (have < 0)
+    return -1;
+  ppd_profile *result = snap;
+  if (have == 0)
+    {
+      struct warn_ctx wc = { path };
+      if (ppd_merge (&old, snap, warn_changed, &wc) == 0)
+        result = &old;
+      else
+        fprintf (stderr, "ppgcc profile: %s: out of memory while merging, "
+                 "writing this run only\n", path);
+    }
+  int rc = ppd_write_file (path, result);
+  if (rc != 0)
+    fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
+             strerror (errno));
+  if (have == 0)
+    ppd_free (&old);
+  return rc;
+}
+
 /* Merges SNAP, the unit's counts since the last dump, into its file.
    Returns 0 when written.  */
 static int
 dump_unit (struct __pp_unit *u, ppd_profile *snap)
 {
-  ppd_profile now = *snap, old;
   char *path = profile_path (u->ppd_path);
   int rc = -1;
   if (!path)
@@ -543,12 +597,18 @@ dump_unit (struct __pp_unit *u, ppd_profile *snap)
                u->ppd_path);
       return -1;
     }
-  make_parent_dirs (path);
   /* A lock file beside the profile: the profile itself is replaced by
      rename, so a lock on it would not exclude a writer that opened the old
-     one.  */
+     one.  Its directories are made only when they are missing: a mkdir
+     per directory level and unit at every exit was most of a small
+     program's exit (pcre2grep: 120 failing calls).  */
   const char *why = NULL;
   int lock_fd = pp_lock_beside (path, &why);
+  if (lock_fd < 0 && errno == ENOENT)
+    {
+      make_parent_dirs (path);
+      lock_fd = pp_lock_beside (path, &why);
+    }
   if (lock_fd < 0)
     {
       fprintf (stderr, "ppgcc profile: %s.lock: cannot lock: %s; %s not "
@@ -556,27 +616,13 @@ dump_unit (struct __pp_unit *u, ppd_profile *snap)
       goto out;
     }
   pp_remove_stale_temps (path);
-  int have = read_old (path, &old);
-  if (have < 0)
-    goto unlock;
-  ppd_profile *result = &now;
+  char *buf = NULL;
+  size_t len = 0;
+  int have = read_old (path, &buf, &len);
+  if (have >= 0)
+    rc = merge_and_write (path, have == 0 ? buf : NULL, len, snap);
   if (have == 0)
-    {
-      struct warn_ctx wc = { path };
-      if (ppd_merge (&old, &now, warn_changed, &wc) == 0)
-        result = &old;
-      else
-        fprintf (stderr, "ppgcc profile: %s: out of memory while merging, "
-                 "writing this run only\n", path);
-    }
-  if (ppd_write_file (path, result) == 0)
-    rc = 0;
-  else
-    fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
-             strerror (errno));
-  if (have == 0)
-    ppd_free (&old);
-unlock:
+    free (buf);
   pp_unlock (lock_fd);
 out:
   free (path);
@@ -666,7 +712,7 @@ __pp_dump (void)
           if (snaps[i].runs)
             mark_run_counted (u);
         }
-      ppd_free (&snaps[i]);
+      snapshot_free (&snaps[i]);
     }
   if (in_db == 0)
     __pp_db_end (&__pp_db);

@@ -81,6 +81,21 @@ typedef struct
    reason ("not a ppgcc profile", "truncated", ...).  */
 PPD_API int ppd_decode (const unsigned char *buf, size_t len,
                         ppd_profile *out, const char **why);
+/* The header and checksum of a whole file image: its version, or 0 with
+   *WHY set.  */
+PPD_API uint32_t ppd_check (const unsigned char *buf, size_t len,
+                            const char **why);
+/* Merges NOW (one object's profile) into OLD, a checked file image of
+   the current version, straight from OLD's bytes: when OLD holds exactly
+   NOW's functions in NOW's order (same names and checksums, none
+   PP_FN_OLDER, names distinct), *OUT (malloc'd, *OUT_LEN bytes) is what
+   ppd_encode would make of ppd_merge (decoded OLD, NOW), without decoding
+   and copying OLD's names and metadata (the runtime's dump, issue 15).
+   Returns 0; 1 when OLD is laid out otherwise (or damaged): merge the
+   long way; -1 when out of memory.  */
+PPD_API int ppd_merge_encoded (const unsigned char *old, size_t len,
+                               const ppd_profile *now, unsigned char **out,
+                               size_t *out_len);
 /* Encodes into a malloc'd buffer.  Returns 0, or -1 when out of memory.  */
 PPD_API int ppd_encode (const ppd_profile *p, unsigned char **buf,
                         size_t *len);

@@ -801,6 +801,147 @@ test_meta_in_profile (void)
   ppd_free (&p);
 }
 
+/* ------------------------------------------- merging an encoded profile */
+
+/* A small deterministic generator (xorshift64), so that failures repeat.  */
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t
+rng (uint64_t n)
+{
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return n ? rng_state % n : rng_state;
+}
+
+/* Random ascending ids below 64 into IDS (at most 16), their number.  */
+static uint64_t
+random_ids (uint64_t *ids)
+{
+  uint64_t n = 0;
+  for (uint64_t id = rng (4); id < 64 && n < 16; id += 1 + rng (8))
+    ids[n++] = id;
+  return n;
+}
+
+/* FN with NAME, CHECKSUM and random counts, trained list, flags, dropped
+   count and metadata (sometimes none).  */
+static void
+random_fn (ppd_fn *fn, const char *name, uint32_t checksum)
+{
+  uint64_t ids[16], t[16];
+  ppd_pair pairs[16];
+  uint64_t np = random_ids (ids);
+  for (uint64_t k = 0; k < np; k++)
+    pairs[k] = (ppd_pair){ ids[k], rng (3) ? 1 + rng (1000)
+                                           : UINT64_MAX - rng (3) };
+  uint64_t nt = rng (2) ? random_ids (t) : 0;
+  set_fn (fn, name, checksum, nt || rng (2) ? PP_FN_TRAINED : 0, pairs, np,
+          t, nt);
+  fn->dropped = rng (4) ? 0 : rng (10);
+  if (!rng (4))
+    {
+      fn->meta[0] = '\0';
+      fn->meta_len = 0;
+    }
+}
+
+/* ppd_merge_encoded's image against ppd_merge's, encoded: the same bytes,
+   over random profiles of one object that share their functions.  */
+static void
+test_merge_encoded (void)
+{
+  int same = 0, trials = 200;
+  for (int trial = 0; trial < trials; trial++)
+    {
+      uint32_t nfns = (uint32_t) rng (6);
+      ppd_profile old, now;
+      init_profile (&old, rng (5), rng (3) ? "a.c" : "", nfns);
+      init_profile (&now, rng (2), rng (3) ? "a.c" : "", nfns);
+      old.sum_max = rng (100);
+      now.sum_max = rng (3) ? rng (100) : UINT64_MAX;
+      for (uint32_t f = 0; f < nfns; f++)
+        {
+          char name[16];
+          snprintf (name, sizeof name, "f%u", f);
+          random_fn (&old.fns[f], name, f + 1);
+          random_fn (&now.fns[f], name, f + 1);
+        }
+      unsigned char *image, *fast, *slow;
+      size_t len, fast_len, slow_len;
+      CU_ASSERT_EQUAL_FATAL (ppd_encode (&old, &image, &len), 0);
+      CU_ASSERT_EQUAL_FATAL (
+          ppd_merge_encoded (image, len, &now, &fast, &fast_len), 0);
+      ppd_profile merged;
+      const char *why;
+      CU_ASSERT_EQUAL_FATAL (ppd_decode (image, len, &merged, &why), 0);
+      CU_ASSERT_EQUAL_FATAL (ppd_merge (&merged, &now, NULL, NULL), 0);
+      CU_ASSERT_EQUAL_FATAL (ppd_encode (&merged, &slow, &slow_len), 0);
+      same += fast_len == slow_len && !memcmp (fast, slow, slow_len);
+      free (image);
+      free (fast);
+      free (slow);
+      ppd_free (&merged);
+      ppd_free (&old);
+      ppd_free (&now);
+    }
+  CU_ASSERT_EQUAL (same, trials);
+}
+
+/* Images ppd_merge_encoded leaves to the long way (1): other functions,
+   another order or CFG, an older version, a repeated name, an older
+   format, damage.  */
+static void
+test_merge_encoded_declines (void)
+{
+  const ppd_pair pa[] = { { 1, 2 } };
+  ppd_profile two, now;
+  init_profile (&two, 1, "t.c", 2);
+  set_fn (&two.fns[0], "f", 1, 0, pa, 1, NULL, 0);
+  set_fn (&two.fns[1], "g", 2, 0, pa, 1, NULL, 0);
+  unsigned char *img, *out = NULL;
+  size_t len, out_len;
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&two, &img, &len), 0);
+
+  init_profile (&now, 1, "t.c", 2);
+  set_fn (&now.fns[0], "f", 1, 0, pa, 1, NULL, 0);
+  set_fn (&now.fns[1], "g", 2, 0, pa, 1, NULL, 0);
+  CU_ASSERT_EQUAL (ppd_merge_encoded (img, len, &now, &out, &out_len), 0);
+  free (out);
+
+  now.fns[1].checksum = 3; /* another CFG of g */
+  CU_ASSERT_EQUAL (ppd_merge_encoded (img, len, &now, &out, &out_len), 1);
+  now.fns[1].checksum = 2;
+  free (now.fns[1].name);
+  now.fns[1].name = strdup ("f"); /* a repeated name */
+  CU_ASSERT_EQUAL (ppd_merge_encoded (img, len, &now, &out, &out_len), 1);
+  free (now.fns[0].name);
+  now.fns[0].name = strdup ("g"); /* another order */
+  CU_ASSERT_EQUAL (ppd_merge_encoded (img, len, &now, &out, &out_len), 1);
+  now.nfns = 1; /* fewer functions */
+  CU_ASSERT_EQUAL (ppd_merge_encoded (img, len, &now, &out, &out_len), 1);
+  now.nfns = 2;
+  free (now.fns[0].name);
+  now.fns[0].name = strdup ("f");
+  free (now.fns[1].name);
+  now.fns[1].name = strdup ("g");
+
+  img[len - 1] ^= 1; /* damaged */
+  CU_ASSERT_EQUAL (ppd_merge_encoded (img, len, &now, &out, &out_len), 1);
+  free (img);
+
+  two.fns[1].flags |= PP_FN_OLDER; /* an older version kept */
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&two, &img, &len), 0);
+  CU_ASSERT_EQUAL (ppd_merge_encoded (img, len, &now, &out, &out_len), 1);
+  free (img);
+
+  image v2 = { .len = 0 };
+  old_image (&v2, 2, 1); /* format version 2 */
+  CU_ASSERT_EQUAL (ppd_merge_encoded (v2.buf, v2.len, &now, &out, &out_len), 1);
+  ppd_free (&now);
+  ppd_free (&two);
+}
+
 void
 pp_add_ppd_tests (void)
 {
@@ -817,4 +958,8 @@ pp_add_ppd_tests (void)
   CU_add_test (s, "truncated images", test_truncated);
   CU_add_test (s, "packed metadata", test_meta_pack);
   CU_add_test (s, "packed metadata in a profile", test_meta_in_profile);
+  CU_add_test (s, "merge into an image: ppd_merge's bytes",
+               test_merge_encoded);
+  CU_add_test (s, "merge into an image: the long way when laid out otherwise",
+               test_merge_encoded_declines);
 }
