@@ -11,6 +11,8 @@
 #define PPC_API static __attribute__ ((unused))
 /* Metadata stays packed in what the runtime writes (meta_pack.h).  */
 #define PP_KEEP_PACKED_META
+/* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
+#define PP_FSYNC_ON_REQUEST
 #include "ppc_codec.c"
 #include "pp/sat.h"
 

@@ -8,6 +8,8 @@
 #pragma GCC optimize ("Os")
 #include "ppd_names.h"
 #define PDB_API static __attribute__ ((unused))
+/* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
+#define PP_FSYNC_ON_REQUEST
 #include "profile_db.c"
 
 #include "pp/rt_abi.h"

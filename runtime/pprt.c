@@ -19,6 +19,8 @@
 #include "ppd_names.h"
 /* Metadata stays packed in what the runtime writes (meta_pack.h).  */
 #define PP_KEEP_PACKED_META
+/* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
+#define PP_FSYNC_ON_REQUEST
 #include "ppd_codec.c"
 
 #include "pp/rt_abi.h"

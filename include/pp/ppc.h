@@ -11,7 +11,8 @@
    The encoding (lib/ppc_codec.c, doc/ppc-format.md) is a line-based text
    format with a version, a trailing line count and an FNV-1a checksum, so
    that truncation and corruption are detected; files are written
-   atomically (temporary, fsync, rename).
+   atomically (temporary, fsync, rename; the runtime syncs only under
+   PPGCC_FSYNC=1).
 
    The tree: node 0 is the root (fn == PPC_NO_FN); the main thread's entry
    function and every other thread's start routine are its children (the

@@ -129,8 +129,9 @@ PPD_API uint64_t *ppd_union_ids (const uint64_t *a, uint64_t na,
    with *WHY.  */
 PPD_API int ppd_read_file (const char *path, ppd_profile *out,
                            const char **why);
-/* Writes atomically: a temporary file in the same directory, fsync,
-   rename.  Returns 0 or -1 (errno set).  */
+/* Writes atomically: a temporary file in the same directory, fsync (in
+   the runtime only under PPGCC_FSYNC=1: lib/file_io.c), rename.  Returns
+   0 or -1 (errno set).  */
 PPD_API int ppd_write_file (const char *path, const ppd_profile *p);
 
 #ifdef __cplusplus

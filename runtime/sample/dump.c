@@ -22,6 +22,8 @@
 #define _GNU_SOURCE
 #define PPC_API static __attribute__ ((unused))
 #define PP_KEEP_PACKED_META
+/* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
+#define PP_FSYNC_ON_REQUEST
 #include "ppc_codec.c"
 #include "pp/rt_abi.h"
 #include "pp/sat.h"
