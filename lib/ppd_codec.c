@@ -59,6 +59,19 @@ ppd_put_str (ppd_out *o, const char *s, uint32_t n)
   ppd_put (o, s, n);
 }
 
+/* The payload's length and checksum into the header of O's image.  */
+static void
+ppd_seal (ppd_out *o)
+{
+  uint64_t payload = o->len - PPD_HEADER_SIZE;
+  uint64_t sum = pp_sum64 (o->buf + PPD_HEADER_SIZE, payload);
+  for (int i = 0; i < 8; i++)
+    {
+      o->buf[8 + i] = (unsigned char) (payload >> (8 * i));
+      o->buf[16 + i] = (unsigned char) (sum >> (8 * i));
+    }
+}
+
 PPD_API int
 ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
 {
@@ -96,13 +109,7 @@ ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
       free (o.buf);
       return -1;
     }
-  uint64_t payload = o.len - PPD_HEADER_SIZE;
-  uint64_t sum = pp_sum64 (o.buf + PPD_HEADER_SIZE, payload);
-  for (int i = 0; i < 8; i++)
-    {
-      o.buf[8 + i] = (unsigned char) (payload >> (8 * i));
-      o.buf[16 + i] = (unsigned char) (sum >> (8 * i));
-    }
+  ppd_seal (&o);
   *buf = o.buf;
   *len = o.len;
   return 0;
@@ -879,13 +886,7 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
       rc = -1;
       goto out;
     }
-  uint64_t payload = o.len - PPD_HEADER_SIZE;
-  uint64_t sum = pp_sum64 (o.buf + PPD_HEADER_SIZE, payload);
-  for (int i = 0; i < 8; i++)
-    {
-      o.buf[8 + i] = (unsigned char) (payload >> (8 * i));
-      o.buf[16 + i] = (unsigned char) (sum >> (8 * i));
-    }
+  ppd_seal (&o);
   *out = o.buf;
   *out_len = o.len;
   return 0;

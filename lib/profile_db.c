@@ -51,7 +51,7 @@
 
 /* ------------------------------------------------------------- helpers */
 
-static char *
+PDB_API char *
 pdb_join (const char *a, const char *b)
 {
   size_t n = strlen (a) + strlen (b) + 2;

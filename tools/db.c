@@ -291,16 +291,6 @@ compact (const char *root)
 
 /* ---------------------------------------------------------------- merge */
 
-static char *
-path_join (const char *a, const char *b)
-{
-  size_t n = strlen (a) + strlen (b) + 2;
-  char *s = malloc (n);
-  if (s)
-    snprintf (s, n, "%s/%s", a, b);
-  return s;
-}
-
 /* Epoch E of another database into OUT's epoch of its name: started the
    earlier of the two, closed the later when both are, open when either
    is (each rule associative and commutative).  Under OUT's exclusive
@@ -334,7 +324,7 @@ merge_epoch_info (const char *out, const pdb_epoch *e)
     rc = pdb_write_stamp (dir, "CLOSED", "closed", closed);
   else if (rc == 0)
     {
-      char *c = path_join (dir, "CLOSED");
+      char *c = pdb_join (dir, "CLOSED");
       if (c)
         unlink (c);
       free (c);
@@ -350,7 +340,7 @@ merge_epoch_info (const char *out, const pdb_epoch *e)
 static void
 merge_image_path (const char *idir, const char *path)
 {
-  char *file = path_join (idir, "IMAGE");
+  char *file = pdb_join (idir, "IMAGE");
   FILE *f = file ? fopen (file, "r") : NULL;
   char buf[4096] = "";
   if (f)
@@ -471,7 +461,7 @@ merge (const char *out, char **inputs, int n)
                   free (odir);
                   ppd_free (&p);
                 }
-              char *idir = path_join (edir, im->id);
+              char *idir = pdb_join (edir, im->id);
               if (idir)
                 merge_image_path (idir, im->path);
               free (idir);

@@ -21,16 +21,6 @@ pdb_db_path (const char *opt)
   return db && *db ? db : NULL;
 }
 
-static char *
-join (const char *a, const char *b)
-{
-  size_t n = strlen (a) + strlen (b) + 2;
-  char *s = malloc (n);
-  if (s)
-    snprintf (s, n, "%s/%s", a, b);
-  return s;
-}
-
 /* The subdirectories of DIR, sorted by name (hidden ones and
    absorbed-/base- files never are: objects' contents are not listed).  */
 static int
@@ -69,7 +59,7 @@ subdirs (const char *dir, char ***out, int *n)
 static char *
 first_line (const char *dir, const char *file)
 {
-  char *path = join (dir, file);
+  char *path = pdb_join (dir, file);
   FILE *f = path ? fopen (path, "r") : NULL;
   free (path);
   char buf[4096];
@@ -89,7 +79,7 @@ load_image (pdb_image *im, const char *edir, const char *id)
 {
   memset (im, 0, sizeof *im);
   im->id = strdup (id);
-  im->dir = join (edir, id);
+  im->dir = pdb_join (edir, id);
   im->path = first_line (im->dir, "IMAGE");
   if (!im->path)
     im->path = strdup ("?");
@@ -118,7 +108,7 @@ load_image (pdb_image *im, const char *edir, const char *id)
   for (int i = 0; i < n; i++)
     {
       im->objects[im->nobjects].key = names[i];
-      im->objects[im->nobjects++].dir = join (im->dir, names[i]);
+      im->objects[im->nobjects++].dir = pdb_join (im->dir, names[i]);
     }
   free (names);
   return 0;
@@ -144,7 +134,7 @@ pdb_scan (const char *root, pdb_db *db)
       return -1;
     }
   db->root = strdup (root);
-  char *edir = join (root, "epochs");
+  char *edir = pdb_join (root, "epochs");
   char **names;
   int n;
   if (!edir || subdirs (edir, &names, &n) < 0)

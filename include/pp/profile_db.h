@@ -18,6 +18,8 @@
 #define PDB_MAX_SEGMENTS 16
 
 PDB_API uint64_t pdb_now_ns (void);
+/* "A/B", malloc'd; NULL when out of memory.  */
+PDB_API char *pdb_join (const char *a, const char *b);
 PDB_API int pdb_valid_name (const char *s);
 /* DB usable (FORMAT right), made when CREATE and there is nothing.  0, or
    -1 with *WHY.  */
