@@ -692,11 +692,16 @@ ppd_merge (ppd_profile *into, const ppd_profile *from,
   return ppd_merge_by (into, from, 0, warn, ctx);
 }
 
+/* Not in the runtime, which merges one object's profiles only: without a
+   call with BY_UNIT set, ppd_merge_by's key by source file is compiled
+   out of every instrumented program.  */
+#ifndef PPD_ONE_OBJECT_ONLY
 PPD_API int
 ppd_merge_objects (ppd_profile *into, const ppd_profile *from)
 {
   return ppd_merge_by (into, from, 1, NULL, NULL);
 }
+#endif
 
 /* --------------------------------------- merging into an encoded profile */
 

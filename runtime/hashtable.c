@@ -5,6 +5,8 @@
    which may run in a signal handler).  If mmap fails the hit is counted as
    dropped, and the profile says so.  */
 #include "next_nonzero.h"
+/* Defined here, not weak (hashtable.h).  */
+#define PPRT_TABLE_WEAK __attribute__ ((visibility ("hidden")))
 #include "hashtable.h"
 #include "hpt.h"
 

@@ -19,6 +19,7 @@
 #include "ppd_names.h"
 /* Metadata stays packed in what the runtime writes (meta_pack.h).  */
 #define PP_KEEP_PACKED_META
+#define PPD_ONE_OBJECT_ONLY
 /* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
 #define PP_FSYNC_ON_REQUEST
 #include "ppd_codec.c"
@@ -176,7 +177,7 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
                 fn->ext->ppp_size * sizeof *fn->ext->ppp_counts);
       if ((fn->flags & PP_FN_HPT) && __pp_hpt_clear)
         __pp_hpt_clear (fn);
-      else
+      else if (__pp_table_clear)
         __pp_table_clear (fn);
     }
 }
@@ -349,7 +350,9 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
   uint64_t ntable = 0;
   if (((d->flags & PP_FN_HPT) && __pp_hpt_collect
            ? __pp_hpt_collect (d, &table, &ntable, &fn->dropped)
-           : __pp_table_collect (d, &table, &ntable, &fn->dropped))
+           : __pp_table_collect
+               ? __pp_table_collect (d, &table, &ntable, &fn->dropped)
+               : 0)
       < 0)
     return -1;
   /* One pass over the arrays (a large one is mostly zeros: scanning it
