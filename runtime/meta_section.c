@@ -18,6 +18,8 @@
 #define _GNU_SOURCE
 /* Cold: read once per dump.  */
 #pragma GCC optimize ("Os")
+/* Functions called once stay calls here: 160 bytes less (issue 15).  */
+#pragma GCC optimize ("no-inline-functions-called-once")
 #include "pp/rt_abi.h"
 #include "elf_section.c"
 

@@ -13,6 +13,8 @@
 /* Registration and the dump: cold code in every instrumented program,
    small rather than fast (-Os: 4.5 KB less text per binary; issue 15).  */
 #pragma GCC optimize ("Os")
+/* Functions called once stay calls here: 160 bytes less (issue 15).  */
+#pragma GCC optimize ("no-inline-functions-called-once")
 /* Hidden, not static: db_write.c writes .ppd segments with it too.  */
 #include "next_nonzero.h"
 #include "resident.h"
