@@ -62,6 +62,7 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
 {
   memset (cl, 0, sizeof *cl);
   cl->superblock = -1;
+  cl->derive = -1;
   cl->pass = XNEWVEC (char *, argc + 1);
   int stops_before_link = 0, inputs = 0, info_only = 0;
   for (int i = 1; i < argc; i++)
@@ -161,6 +162,10 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
         cl->use_profile = 1, cl->use_path = v;
       else if (!strcmp (a, "-fopt-info-paths"))
         cl->opt_info = 1;
+      else if (!strcmp (a, "-fprofile-paths-derive"))
+        cl->derive = 1;
+      else if (!strcmp (a, "-fno-profile-paths-derive"))
+        cl->derive = 0;
       else if (!strcmp (a, "-fpath-superblock"))
         cl->superblock = 1;
       else if (!strcmp (a, "-fno-path-superblock"))
@@ -302,6 +307,9 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
         args[n++] = concat ("-fplugin-arg-ppgcc-hot=", cl->hot, NULL);
       if (cl->opt_info)
         args[n++] = xstrdup ("-fplugin-arg-ppgcc-opt-info");
+      if (cl->derive >= 0)
+        args[n++] = xstrdup (cl->derive ? "-fplugin-arg-ppgcc-derive=1"
+                                        : "-fplugin-arg-ppgcc-derive=0");
       if (cl->superblock >= 0)
         args[n++] = xstrdup (cl->superblock ? "-fplugin-arg-ppgcc-superblock=1"
                                             : "-fplugin-arg-ppgcc-superblock=0");
@@ -396,6 +404,10 @@ ppgcc_print_help (FILE *out)
          "Hot Path Table\n"
          "                                   (bounded, lossy; size "
          "PPGCC_HPT=SETSxWAYS)\n"
+         "  -fno-profile-paths-derive        a probe in every function (default: "
+         "one-path\n"
+         "                                   static functions counted from "
+         "their callers)\n"
          "  -fprofile-paths-switch[=entry|check]   probes the profile "
          "flag turns off\n"
          "                                   (__pp_profile_on/off, "

@@ -34,6 +34,7 @@
 #endif
 
 #include "pp/ppd.h"
+#include "pp/ppd_derive.h"
 #include "pp/profile_db.h"
 #include "file_io.c"
 
@@ -613,6 +614,15 @@ pdb_add_file (const char *dir, const char *name, ppd_profile *into,
     return 0; /* compacted away meanwhile */
   if (rc < 0)
     return -1;
+#ifndef PDB_RAW_COUNTS
+  static char derive_err[512];
+  if (ppd_derive_counts (&p, derive_err, sizeof derive_err) < 0)
+    {
+      ppd_free (&p);
+      *why = derive_err;
+      return -1;
+    }
+#endif
   if (!*have)
     {
       *into = p;

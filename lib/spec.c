@@ -51,6 +51,7 @@ typedef struct
   int anonymous;
   pp_spec_function fn;
   int paths_cap;
+  int callers_cap;
   name_entry *names;
   int num_names, names_cap;
   int *slots;        /* open addressing over names; -1 empty */
@@ -276,6 +277,12 @@ free_function (pp_spec_function *fn)
   if (fn->graph)
     pp_graph_free (fn->graph);
   free_paths (fn->paths, fn->num_paths);
+  for (int i = 0; i < fn->num_callers; i++)
+    {
+      free (fn->callers[i].function);
+      free (fn->callers[i].node);
+    }
+  free (fn->callers);
   memset (fn, 0, sizeof *fn);
 }
 
@@ -419,6 +426,30 @@ pp_spec_b_checksum (pp_spec_builder *b, pp_spec_loc loc, uint32_t sum)
     return -1;
   b->cur.fn.checksum = sum;
   b->cur.fn.has_checksum = 1;
+  return 0;
+}
+
+int
+pp_spec_b_caller (pp_spec_builder *b, pp_spec_loc loc, const char *function,
+                  uint32_t checksum, const char *node)
+{
+  function_state *f = &b->cur;
+  if (current (b, loc))
+    return -1;
+  if (grow (&f->fn.callers, &f->callers_cap, f->fn.num_callers + 1,
+            sizeof *f->fn.callers))
+    return oom (b, loc);
+  pp_spec_caller *c = &f->fn.callers[f->fn.num_callers];
+  c->function = xstrdup (function);
+  c->node = xstrdup (node);
+  c->checksum = checksum;
+  if (!c->function || !c->node)
+    {
+      free (c->function);
+      free (c->node);
+      return oom (b, loc);
+    }
+  f->fn.num_callers++;
   return 0;
 }
 

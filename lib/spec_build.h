@@ -50,6 +50,8 @@ int pp_spec_b_function (pp_spec_builder *b, pp_spec_loc loc, const char *name);
 int pp_spec_b_file (pp_spec_builder *b, pp_spec_loc loc, const char *file);
 int pp_spec_b_checksum (pp_spec_builder *b, pp_spec_loc loc, uint32_t sum);
 int pp_spec_b_max_paths (pp_spec_builder *b, pp_spec_loc loc, uint64_t max);
+int pp_spec_b_caller (pp_spec_builder *b, pp_spec_loc loc, const char *function,
+                      uint32_t checksum, const char *node);
 /* HAS_LINES: a `line FIRST [LAST]` clause (LAST = FIRST when omitted).  */
 int pp_spec_b_node (pp_spec_builder *b, pp_spec_loc loc, const char *name,
                     int has_lines, unsigned first, unsigned last);

@@ -98,6 +98,7 @@ pp_spec_yyerror (const pp_spec_loc *loc, pp_spec_yyscan_t scanner,
 %token KW_TRUE "true"
 %token KW_FALSE "false"
 %token KW_CASE "case"
+%token KW_CALLER "caller"
 
 %type <str> name
 %type <line> line_number
@@ -131,6 +132,16 @@ statement:
       CHECK (pp_spec_b_checksum (b, @1, (uint32_t) $2));
     }
 | KW_MAX_PATHS NUMBER     { CHECK (pp_spec_b_max_paths (b, @1, $2)); }
+| KW_CALLER name NUMBER name
+    {
+      if ($3 > UINT32_MAX)
+        {
+          pp_spec_error (b, @3, "checksum %#" PRIx64 " does not fit in 32 bits",
+                         $3);
+          YYABORT;
+        }
+      CHECK (pp_spec_b_caller (b, @1, $2, (uint32_t) $3, $4));
+    }
 | KW_NODE name node_lines node_cond
     {
       CHECK (pp_spec_b_node (b, @2, $2, $3.has, $3.first, $3.last));
@@ -234,6 +245,7 @@ name:
 | KW_TRUE         { $$ = "true"; }
 | KW_FALSE        { $$ = "false"; }
 | KW_CASE         { $$ = "case"; }
+| KW_CALLER       { $$ = "caller"; }
 ;
 
 %%
@@ -245,7 +257,7 @@ describe_symbol (yysymbol_kind_t sym, char *buf, size_t len)
 {
   const char *s = yysymbol_name (sym);
   size_t n = strlen (s);
-  int keyword = sym >= YYSYMBOL_KW_FUNCTION && sym <= YYSYMBOL_KW_CASE;
+  int keyword = sym >= YYSYMBOL_KW_FUNCTION && sym <= YYSYMBOL_KW_CALLER;
   if (sym == YYSYMBOL_YYEOF)
     {
       snprintf (buf, len, "end of file");
@@ -305,7 +317,7 @@ yyreport_syntax_error (const yypcontext_t *ctx, pp_spec_yyscan_t scanner,
       int j, k = 0;
       for (j = 0; j < nexp; j++)
         if (!(expected[j] >= YYSYMBOL_KW_FUNCTION
-              && expected[j] <= YYSYMBOL_KW_CASE))
+              && expected[j] <= YYSYMBOL_KW_CALLER))
           expected[k++] = expected[j];
       nexp = k;
     }

@@ -191,6 +191,7 @@ ppgcc_instrument_function (function *fun)
     }
 
   ppgcc_fn fn;
+  fn.decl = fun->decl;
   fn.name = fname;
   fn.checksum = ppgcc_cfg_checksum (cfg);
   fn.meta = ppgcc_metadata (fun, cfg, fn.checksum);
@@ -205,6 +206,8 @@ ppgcc_instrument_function (function *fun)
                                              ids);
   ppgcc_choose_counting (fun, fname, n, fn, ids, trained);
 
+  ppgcc_record_local_calls (cfg, fn);
+  fn.derive_candidate = ppgcc_derive_candidate_p (fun, n, fn);
   pp_probe *probes;
   int nprobes = pp_plan (n, cfg.graph, &probes);
   /* Switchable profiling: the probes go into an instrumented copy entered
@@ -226,6 +229,9 @@ ppgcc_instrument_function (function *fun)
     ppgcc_insert_probes (fun, cfg, probes, nprobes, fn, regs);
   if (contexts)
     ppgcc_context_exits (fun, fn);
+  std::vector<gimple *> count_stmts = ppgcc_take_count_stmts ();
+  if (fn.derive_candidate)
+    fn.count_stmts.swap (count_stmts);
   ppgcc_fns.push_back (fn);
   free (probes);
   pp_numbering_free (n);

@@ -99,6 +99,9 @@ struct ppgcc_options
   unsigned long long ppp_min_paths = 0;
   bool ppp_min_paths_set = false;
   bool opt_info = false;               /* -fopt-info-paths */
+  /* -f[no-]profile-paths-derive: one-path local functions counted from
+     their callers' paths, without probes (derive.cc).  */
+  bool derive = true;
   /* -fuse-path-profile alone: path-based superblocks (superblock.cc).  */
   bool superblocks = false;            /* -f[no-]path-superblock */
   unsigned long long superblock_growth = 50; /* -fpath-superblock-growth=N */
@@ -156,6 +159,14 @@ struct ppgcc_fn
   gcall *enter_leaf = nullptr;   /* the leaf's __pp_enter_leaf call, given
                                     its inline fast path once the probes
                                     are in (context.cc) */
+  /* derive.cc: the function, whether its count may come from its callers
+     (one path, local, counted in an array) and the statements of its
+     count, which go when it does; its calls to local functions, with the
+     graph node of each.  */
+  tree decl = NULL_TREE;
+  bool derive_candidate = false;
+  std::vector<gimple *> count_stmts;
+  std::vector<std::pair<gimple *, std::string> > local_calls;
 };
 extern std::vector<ppgcc_fn> ppgcc_fns;
 
@@ -174,6 +185,14 @@ void ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg);
    Null with ERR when it cannot be numbered.  */
 pp_numbering *ppgcc_number_cfg (function *fun, ppgcc_cfg &cfg, char *err,
                                 size_t errlen);
+/* derive.cc.  */
+void ppgcc_record_local_calls (const ppgcc_cfg &cfg, ppgcc_fn &fn);
+bool ppgcc_derive_candidate_p (function *fun, const pp_numbering *n,
+                               const ppgcc_fn &fn);
+void ppgcc_derive_counts ();
+/* probes.cc: the statements of the counter increments made since the
+   last call (derive.cc removes a derived function's).  */
+std::vector<gimple *> ppgcc_take_count_stmts ();
 std::string ppgcc_metadata (function *fun, const ppgcc_cfg &cfg,
                             uint32_t checksum);
 /* The checksum a function's profile is matched by: its CFG's, changed when

@@ -97,6 +97,8 @@ on_all_ipa_passes_start (void *, void *)
     return;
   if (ppgcc_opts.ipp != ppgcc_options::IPP_NONE && !seen_error ())
     ppgcc_ipp_instrument_unit ();
+  if (!seen_error ())
+    ppgcc_derive_counts ();
   ppgcc_emit_unit ();
   ppgcc_fns.clear ();
 }

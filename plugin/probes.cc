@@ -12,6 +12,23 @@ u64_cst (uint64_t v)
   return build_int_cstu (ppgcc_u64_type (), v);
 }
 
+static std::vector<gimple *> count_stmts;
+
+std::vector<gimple *>
+ppgcc_take_count_stmts ()
+{
+  std::vector<gimple *> made;
+  made.swap (count_stmts);
+  return made;
+}
+
+static void
+add_count_stmt (gimple_seq *seq, gimple *stmt)
+{
+  gimple_seq_add_stmt (seq, stmt);
+  count_stmts.push_back (stmt);
+}
+
 /* REF++ (atomically with -fprofile-update=atomic).  */
 static void
 gen_increment (gimple_seq *seq, tree ref)
@@ -20,20 +37,20 @@ gen_increment (gimple_seq *seq, tree ref)
   if (ppgcc_opts.atomic)
     {
       tree addr = create_tmp_reg (build_pointer_type (u64), "pp_p");
-      gimple_seq_add_stmt (seq, gimple_build_assign (addr,
-                                                     build_fold_addr_expr (ref)));
+      add_count_stmt (seq, gimple_build_assign (addr,
+                                                build_fold_addr_expr (ref)));
       tree fadd = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
-      gimple_seq_add_stmt (seq, gimple_build_call (fadd, 3, addr, u64_cst (1),
-                                                   build_int_cst (integer_type_node,
-                                                                  MEMMODEL_RELAXED)));
+      add_count_stmt (seq, gimple_build_call (fadd, 3, addr, u64_cst (1),
+                                              build_int_cst (integer_type_node,
+                                                             MEMMODEL_RELAXED)));
       return;
     }
   tree old = create_tmp_reg (u64, "pp_c");
   tree inc = create_tmp_reg (u64, "pp_c");
-  gimple_seq_add_stmt (seq, gimple_build_assign (old, unshare_expr (ref)));
-  gimple_seq_add_stmt (seq, gimple_build_assign (inc, PLUS_EXPR, old,
-                                                 u64_cst (1)));
-  gimple_seq_add_stmt (seq, gimple_build_assign (unshare_expr (ref), inc));
+  add_count_stmt (seq, gimple_build_assign (old, unshare_expr (ref)));
+  add_count_stmt (seq, gimple_build_assign (inc, PLUS_EXPR, old,
+                                            u64_cst (1)));
+  add_count_stmt (seq, gimple_build_assign (unshare_expr (ref), inc));
 }
 
 static tree

@@ -16,6 +16,7 @@
 #include "pp/sat.h"
 
 #include "pp/ppd.h"
+#include "pp/ppd_derive.h"
 #include "pp/spec.h"
 
 #include <algorithm>
@@ -207,6 +208,15 @@ load ()
     {
       const char *why = "";
       int rc = ppd_read_file (path.c_str (), &profile, &why);
+      char derive_err[512];
+      if (rc == 0 && ppd_derive_counts (&profile, derive_err,
+                                        sizeof derive_err) < 0)
+        {
+          ppd_free (&profile);
+          memset (&profile, 0, sizeof profile);
+          rc = -1;
+          why = derive_err;
+        }
       if (rc == 0)
         have_profile = true;
       else if (rc > 0)

@@ -10,6 +10,9 @@
 #define PDB_API static __attribute__ ((unused))
 /* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
 #define PP_FSYNC_ON_REQUEST
+/* Segments merge as written: derived counts (PP_FN_DERIVED) are the
+   readers' (lib/derive.c), which the runtime does not carry.  */
+#define PDB_RAW_COUNTS
 #include "profile_db.c"
 
 #include "pp/rt_abi.h"

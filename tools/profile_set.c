@@ -2,6 +2,7 @@
 #include "profile_set.h"
 
 #include "pp/ipp.h"
+#include "pp/ppd_derive.h"
 #include "pp/rt_abi.h"
 #include "pp/sat.h"
 
@@ -28,6 +29,13 @@ add_file (pp_profile_set *set, const char *path)
     {
       fprintf (stderr, "ppprof: %s: %s\n", path,
                rc > 0 ? "no such file" : why);
+      return -1;
+    }
+  char err[512];
+  if (ppd_derive_counts (&p, err, sizeof err) < 0)
+    {
+      fprintf (stderr, "ppprof: %s: %s\n", path, err);
+      ppd_free (&p);
       return -1;
     }
   set->profiles = realloc (set->profiles,

@@ -43,6 +43,10 @@ extern "C" {
                               profile (ppprof record), named by its entry
                               address "<object>+0x<offset>" until a report
                               reads the object's symbols; no CFG */
+#define PP_FN_DERIVED 256u /* no probes, counters == NULL: a local function
+                              with one path, counted by readers from its
+                              callers' paths (its metadata's `caller`
+                              lines, include/pp/ppd_derive.h) */
 
 /* What only some functions have (PPP, a training profile, the hash
    table's inline first probe): out of the descriptor, which every

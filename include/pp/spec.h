@@ -33,6 +33,17 @@ typedef struct
   int line, col;       /* where the `path` statement starts (1-based) */
 } pp_spec_path;
 
+/* `caller NAME CHECKSUM NODE`: the function is called once at each
+   execution of node NODE of function NAME (whose CFG checksum is CHECKSUM),
+   from a call site the plugin recorded for a function whose count is
+   derived from its callers' paths (PP_FN_DERIVED, lib/derive.c).  */
+typedef struct
+{
+  char *function;
+  uint32_t checksum;
+  char *node;
+} pp_spec_caller;
+
 /* One `function` block, or the anonymous graph of a file without one.  */
 typedef struct
 {
@@ -46,6 +57,8 @@ typedef struct
                           specification by id or by lines needs no graph) */
   pp_spec_path *paths;
   int num_paths;
+  pp_spec_caller *callers; /* `caller` statements, in file order */
+  int num_callers;
   int line, col;       /* the `function` statement, or the first statement of
                           the anonymous graph */
 } pp_spec_function;

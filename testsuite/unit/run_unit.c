@@ -6,6 +6,7 @@
 #endif
 #ifdef HAVE_PPD_TESTS
 #include "test_ppd.h"
+#include "test_derive.h"
 #endif
 #ifdef HAVE_PPC_TESTS
 #include "test_ppc.h"
@@ -26,6 +27,7 @@ main (void)
 #endif
 #ifdef HAVE_PPD_TESTS
   pp_add_ppd_tests ();
+  pp_add_derive_tests ();
 #endif
 #ifdef HAVE_PPC_TESTS
   pp_add_ppc_tests ();
