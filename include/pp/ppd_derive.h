@@ -17,7 +17,8 @@ extern "C" {
 /* Gives each PP_FN_DERIVED function of P (one object's profile) its
    count: path 0 counted once per execution of each call site its
    metadata's `caller` lines name, in the callers' paths of P; the flag
-   is then cleared.  Returns 0, or -1 with a one-line reason in ERR (a
+   is then cleared, and P's sum_max raised to the count where it is
+   below.  Returns 0, or -1 with a one-line reason in ERR (a
    metadata that does not parse, a caller node its graph does not have).  */
 int ppd_derive_counts (ppd_profile *p, char *err, size_t errlen);
 

@@ -121,6 +121,7 @@ test_derive (void)
     caller_pairs[k] = (ppd_pair){ (uint64_t) k, (uint64_t) (3 * k + 1) };
   ppd_profile p = { 0 };
   p.runs = 1;
+  p.sum_max = 50; /* under h's 2b + c > b + c = 92, the caller's total */
   /* g (derived from h) comes first: h is derived before it is read.  h
      has stale pairs (an older probed build's): replaced.  */
   add_fn (&p, "g", 0x33, PP_FN_DERIVED, 1, g_meta, NULL, 0);
@@ -141,6 +142,8 @@ test_derive (void)
   CU_ASSERT_EQUAL (count_of (&p, "p"), 0);
   CU_ASSERT_EQUAL (count_of (&p, "q"), 0);
   CU_ASSERT_EQUAL (count_of (&p, "lost"), 0);
+  /* The hottest function is a derived one now.  */
+  CU_ASSERT_EQUAL (p.sum_max, 2 * b + c);
   /* The caller's own counts stay.  */
   const ppd_fn *cf = fn_named (&p, "caller");
   CU_ASSERT_EQUAL (cf->npairs, 8);
