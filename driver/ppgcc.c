@@ -21,7 +21,7 @@
 
 #include "ccache.h"
 #include "options.h"
-#include "elf_section.c"
+#include "elf_section.h"
 
 static int
 file_exists (const char *path)

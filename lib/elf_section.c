@@ -1,8 +1,6 @@
-/* One section of an ELF file, read with pread: the runtime reads the
-   .pp_meta section of the object a unit was loaded from
-   (runtime/meta_section.c), the driver the .pp_use section of what it
-   linked (driver/ppgcc.c).  Included, with static linkage, by both (the
-   runtime links no lib/ code).  */
+/* One section of an ELF file, read with pread (elf_section.h).  */
+#include "elf_section.h"
+
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
@@ -31,7 +29,7 @@ pp_elf_read_at (int fd, void *buf, size_t n, uint64_t off)
    .note.gnu.build-id), malloc'd, *LEN bytes; NULL
    when PATH is not an ELF file of the host's class, has no such section
    or cannot be read.  */
-static unsigned char *
+PP_ELF_API unsigned char *
 pp_elf_read_section (const char *path, const char *name, size_t *len)
 {
   int fd = open (path, O_RDONLY | O_CLOEXEC);

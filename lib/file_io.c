@@ -1,14 +1,12 @@
-/* What the profile codecs (ppd_codec.c, ppc_codec.c) share: a growing
-   output buffer, the FNV-1a 64 checksum, whole-file reads and atomic
-   writes.  Included by each codec, static: the
-   runtime compiles the codecs into itself and must export nothing but
-   __pp_ symbols.  The guard lets both codecs share one translation unit.  */
-#ifndef PP_FILE_IO_C
-#define PP_FILE_IO_C
+/* What the profile codecs and the profile database share (file_io.h):
+   a growing output buffer, the checksums, whole-file reads, locks and
+   atomic writes.  Plain C11 and POSIX: the runtime compiles this file as
+   its own object (runtime/lib_in_runtime.h), whose PP_FSYNC_ON_REQUEST
+   makes syncing a profile the user's choice (pp_sync_wanted).  */
+#include "file_io.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdint.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,16 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* An encoder's output: bytes appended, grown by doubling; OOM set (and
-   the rest ignored) when memory runs out.  */
-typedef struct
-{
-  unsigned char *buf;
-  size_t len, cap;
-  int oom;
-} pp_buf;
-
-static __attribute__ ((unused)) void
+PP_IO_API void
 pp_buf_put (pp_buf *o, const void *data, size_t n)
 {
   if (o->oom)
@@ -52,7 +41,7 @@ pp_buf_put (pp_buf *o, const void *data, size_t n)
 }
 
 /* FNV-1a 64 of N bytes at P (truncation and corruption checks).  */
-static __attribute__ ((unused)) uint64_t
+PP_IO_API uint64_t
 pp_fnv64 (const void *p, size_t n)
 {
   const unsigned char *b = p;
@@ -68,7 +57,7 @@ pp_fnv64 (const void *p, size_t n)
    half of a large program's exit (zstd: 16 M of 35 M instructions, once
    to check the old profile and once for the new one).  This takes one per
    8 bytes and still catches any truncation or changed byte.  */
-static __attribute__ ((unused)) uint64_t
+PP_IO_API uint64_t
 pp_sum64 (const void *p, size_t n)
 {
   const unsigned char *b = p;
@@ -95,35 +84,11 @@ pp_sum64 (const void *p, size_t n)
   return h;
 }
 
-#ifndef PP_KEEP_PACKED_META
-#include "pp/meta_pack.h"
-/* A decoded metadata field *META (*LEN bytes, malloc'd) replaced by its
-   text when it is packed (include/pp/meta_pack.h).  0, or -1 when it is
-   damaged or memory ran out.  The runtime keeps fields packed.  */
-static __attribute__ ((unused)) int
-pp_meta_unpack_field (char **meta, uint32_t *len)
-{
-  if (!pp_meta_is_packed (*meta, *len))
-    return 0;
-  size_t n;
-  char *text = pp_meta_unpack (*meta, *len, &n);
-  if (!text || n > UINT32_MAX)
-    {
-      free (text);
-      return -1;
-    }
-  free (*meta);
-  *meta = text;
-  *len = (uint32_t) n;
-  return 0;
-}
-#endif
-
 /* PATH's bytes in a malloc'd *BUF of *LEN, PATH opened with OFLAGS added
    (the runtime adds O_NOFOLLOW).  0; 1 when PATH does not exist; -1 with
    *WHY a static reason.  Never blocks on a FIFO put where a file was
    expected.  */
-static __attribute__ ((unused)) int
+PP_IO_API int
 pp_read_whole_file_flags (const char *path, int oflags, char **buf,
                           size_t *len, const char **why)
 {
@@ -175,7 +140,7 @@ pp_read_whole_file_flags (const char *path, int oflags, char **buf,
   return 0;
 }
 
-static __attribute__ ((unused)) int
+PP_IO_API int
 pp_read_whole_file (const char *path, char **buf, size_t *len,
                     const char **why)
 {
@@ -187,7 +152,7 @@ pp_read_whole_file (const char *path, char **buf, size_t *len,
    does not exist; -1 with *WHY when what is there is not ours (a
    directory, a symbolic link, another file, unreadable): the runtime must
    neither move nor replace it.  Symbolic links are not followed.  */
-static __attribute__ ((unused)) int
+PP_IO_API int
 pp_read_own_file (const char *path, const char *magic, size_t mlen,
                   char **buf, size_t *len, const char **why)
 {
@@ -205,7 +170,7 @@ pp_read_own_file (const char *path, const char *magic, size_t mlen,
 /* The lock file beside PATH ("PATH.lock"), opened and locked for
    writing; never through a symbolic link, never anything but a regular
    file.  The descriptor, or -1 with *WHY.  */
-static __attribute__ ((unused)) int
+PP_IO_API int
 pp_lock_beside (const char *path, const char **why)
 {
   size_t n = strlen (path) + 6;
@@ -242,7 +207,7 @@ pp_lock_beside (const char *path, const char **why)
 }
 
 /* Releases pp_lock_beside's lock.  */
-static __attribute__ ((unused)) void
+PP_IO_API void
 pp_unlock (int fd)
 {
   struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
@@ -252,7 +217,7 @@ pp_unlock (int fd)
 
 /* 64 bits nobody else can guess: a temporary's name.  getrandom, else
    (old kernels) the clock, the pid and an address mixed.  */
-static __attribute__ ((unused)) uint64_t
+PP_IO_API uint64_t
 pp_random64 (void)
 {
   uint64_t r;
@@ -265,13 +230,9 @@ pp_random64 (void)
   return pp_fnv64 (&r, sizeof r);
 }
 
-/* A writer's temporary beside PATH: "PATH.tmp.<pid>.<16 hex digits>"
-   (earlier runtimes wrote "PATH.tmp.<pid>").  */
-#define PP_TMP_INFIX ".tmp."
-
 /* Whether NAME, an entry of PATH's directory, is a temporary of a writer
    of BASE (PATH's last component): *PID its writer.  */
-static __attribute__ ((unused)) int
+PP_IO_API int
 pp_is_temp_of (const char *name, const char *base, long *pid)
 {
   size_t blen = strlen (base), ilen = strlen (PP_TMP_INFIX);
@@ -296,16 +257,12 @@ pp_is_temp_of (const char *name, const char *base, long *pid)
   return *p == '\0';
 }
 
-/* Seconds after which a temporary is stale even if a process of its pid
-   runs (pids are reused); a write takes milliseconds.  */
-#define PP_TMP_MAX_AGE 3600
-
 /* Removes what killed writers left beside PATH: temporaries of PATH
    (only names of the pattern above), regular files of this user, whose
    writer no longer runs or that are older than PP_TMP_MAX_AGE.  Call it
    holding PATH's lock: live writers of PATH hold it while their temporary
    exists.  */
-static __attribute__ ((unused)) void
+PP_IO_API void
 pp_remove_stale_temps (const char *path)
 {
   const char *slash = strrchr (path, '/');
@@ -357,7 +314,7 @@ pp_sync_wanted (void)
 /* Writes LEN bytes of BUF to PATH atomically: a temporary file in the
    same directory, fsync (pp_sync_wanted), rename.  0, or -1 with errno
    set (the temporary removed).  */
-static __attribute__ ((unused)) int
+PP_IO_API int
 pp_write_file_atomic (const char *path, const void *buf, size_t len)
 {
   size_t plen = strlen (path);
@@ -406,5 +363,3 @@ pp_write_file_atomic (const char *path, const void *buf, size_t len)
   free (tmp);
   return rc;
 }
-
-#endif

@@ -163,3 +163,22 @@ bad:
   free (out);
   return NULL;
 }
+
+/* A packed field replaced by its text (meta_pack.h).  */
+int
+pp_meta_unpack_field (char **meta, uint32_t *len)
+{
+  if (!pp_meta_is_packed (*meta, *len))
+    return 0;
+  size_t n;
+  char *text = pp_meta_unpack (*meta, *len, &n);
+  if (!text || n > UINT32_MAX)
+    {
+      free (text);
+      return -1;
+    }
+  free (*meta);
+  *meta = text;
+  *len = (uint32_t) n;
+  return 0;
+}

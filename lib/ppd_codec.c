@@ -1,8 +1,11 @@
-/* The .ppd codec (format in include/pp/ppd.h).  Compiled into the core
-   library as is, and into the runtime with PPD_API defined as static.  */
+/* The .ppd codec (format in include/pp/ppd.h).  Linked into the core
+   library as is; the runtime compiles this file as its own object, under
+   __pp_ names with hidden visibility (runtime/lib_in_runtime.h), where
+   PP_KEEP_PACKED_META keeps metadata packed and PPD_ONE_OBJECT_ONLY
+   leaves out merging by source file.  */
 #include "pp/ppd.h"
 #include "pp/sat.h"
-#include "file_io.c"
+#include "file_io.h"
 #include "pp/rt_abi.h"
 #ifndef PP_KEEP_PACKED_META
 #include "pp/meta_pack.h"

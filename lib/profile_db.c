@@ -27,8 +27,9 @@
    base, the segments, and an absorbed-<k>/ whose base-<k> is not there
    yet; each run is counted exactly once whenever a compaction stops.
 
-   Compiled into the core library, and into the runtime (pprt.c includes
-   it after the .ppd codec) with PDB_API static.  */
+   Linked into the core library; the runtime compiles this file as its
+   own object under __pp_ names (runtime/lib_in_runtime.h), where
+   PDB_RAW_COUNTS merges segments as written.  */
 #ifndef PDB_API
 #define PDB_API
 #endif
@@ -36,7 +37,7 @@
 #include "pp/ppd.h"
 #include "pp/ppd_derive.h"
 #include "pp/profile_db.h"
-#include "file_io.c"
+#include "file_io.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -168,7 +169,7 @@ pdb_valid_name (const char *s)
 /* The test suite's crash points (PPGCC_DB_TEST_CRASH=POINT,
    testsuite/ppgcc.db/crash.exp): whether to stop at POINT; the compaction
    kills itself there as a crash or kill -9 would.  */
-static int
+PDB_API int
 pdb_test_crash_point (const char *point)
 {
   const char *s = getenv ("PPGCC_DB_TEST_CRASH");

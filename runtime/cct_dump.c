@@ -8,12 +8,10 @@
    agree; the callees of a thread's root get "", calls inlined into their
    caller "inlined".  */
 #define _GNU_SOURCE
-#define PPC_API static __attribute__ ((unused))
-/* Metadata stays packed in what the runtime writes (meta_pack.h).  */
-#define PP_KEEP_PACKED_META
-/* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
-#define PP_FSYNC_ON_REQUEST
-#include "ppc_codec.c"
+#include "lib_in_runtime.h"
+#include "pp/ppc.h"
+#include "ppc_internal.h"
+#include "file_io.h"
 #include "pp/sat.h"
 
 #include "cct.h"

@@ -6,14 +6,12 @@
 #define _GNU_SOURCE
 /* Cold code, in every instrumented program: small rather than fast.  */
 #pragma GCC optimize ("Os")
-#include "ppd_names.h"
-#define PDB_API static __attribute__ ((unused))
-/* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
-#define PP_FSYNC_ON_REQUEST
-/* Segments merge as written: derived counts (PP_FN_DERIVED) are the
-   readers' (lib/derive.c), which the runtime does not carry.  */
-#define PDB_RAW_COUNTS
-#include "profile_db.c"
+#include "lib_in_runtime.h"
+#include "pp/ppd.h"
+#include "pp/profile_db.h"
+#include "file_io.h"
+
+#include <errno.h>
 
 #include "pp/rt_abi.h"
 

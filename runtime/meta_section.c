@@ -20,8 +20,9 @@
 #pragma GCC optimize ("Os")
 /* Functions called once stay calls here: 160 bytes less (issue 15).  */
 #pragma GCC optimize ("no-inline-functions-called-once")
+#include "lib_in_runtime.h"
 #include "pp/rt_abi.h"
-#include "elf_section.c"
+#include "elf_section.h"
 
 #include <elf.h>
 #include <fcntl.h>

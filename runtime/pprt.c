@@ -6,7 +6,8 @@
    its <object>.ppd under a lock and written atomically.
 
    Only __pp_ symbols are global: everything else here is static, and the
-   .ppd codec is compiled in with static linkage.  The runtime allocates only
+   .ppd codec (lib/ppd_codec.c) is linked under __pp_ names
+   (lib_in_runtime.h).  The runtime allocates only
    when it writes profiles (never in a probe), except for the hash tables of
    very large functions, which come from mmap.  */
 #define _GNU_SOURCE
@@ -15,16 +16,14 @@
 #pragma GCC optimize ("Os")
 /* Functions called once stay calls here: 160 bytes less (issue 15).  */
 #pragma GCC optimize ("no-inline-functions-called-once")
-/* Hidden, not static: db_write.c writes .ppd segments with it too.  */
+#include "lib_in_runtime.h"
 #include "next_nonzero.h"
 #include "resident.h"
-#include "ppd_names.h"
-/* Metadata stays packed in what the runtime writes (meta_pack.h).  */
-#define PP_KEEP_PACKED_META
-#define PPD_ONE_OBJECT_ONLY
-/* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
-#define PP_FSYNC_ON_REQUEST
-#include "ppd_codec.c"
+#include "pp/ppd.h"
+#include "file_io.h"
+#include "pp/sat.h"
+
+#include <errno.h>
 
 #include "pp/rt_abi.h"
 

@@ -9,9 +9,11 @@
 
 #include "pp/rt_abi.h"
 
-#include "elf_section.c"
+#include "elf_section.h"
 
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <spawn.h>
 #include <stdio.h>

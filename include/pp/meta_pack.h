@@ -25,6 +25,11 @@ int pp_meta_is_packed (const char *meta, size_t len);
    out.  */
 char *pp_meta_unpack (const char *packed, size_t len, size_t *out_len);
 
+/* A decoded metadata field *META (*LEN bytes, malloc'd) replaced by its
+   text when it is packed: 0, or -1 when it is damaged or memory ran out
+   (the codecs' readers; the runtime keeps fields packed).  */
+int pp_meta_unpack_field (char **meta, uint32_t *len);
+
 #ifdef __cplusplus
 }
 #endif

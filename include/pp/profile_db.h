@@ -48,5 +48,8 @@ PDB_API void pdb_canonical (ppd_profile *p);
 PDB_API int pdb_compact_object (const char *odir, int wait,
                                 const char **why);
 PDB_API size_t pdb_count_segments (const char *odir);
+/* Whether the test suite asks to stop at crash point POINT
+   (PPGCC_DB_TEST_CRASH, testsuite/ppgcc.db/crash.exp).  */
+PDB_API int pdb_test_crash_point (const char *point);
 
 #endif

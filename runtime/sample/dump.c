@@ -20,11 +20,10 @@
    - "[partial unwind]", "[unsafe sample]", "[node pool full]" under the
      root hold the samples that have no whole call path.  */
 #define _GNU_SOURCE
-#define PPC_API static __attribute__ ((unused))
-#define PP_KEEP_PACKED_META
-/* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
-#define PP_FSYNC_ON_REQUEST
-#include "ppc_codec.c"
+#include "../lib_in_runtime.h"
+#include "pp/ppc.h"
+#include "ppc_internal.h"
+#include "file_io.h"
 #include "pp/rt_abi.h"
 #include "pp/sat.h"
 

@@ -10,10 +10,10 @@
      fn NAME calls=C                     (over every context of NAME)
      site NAME "SITE"                    (each context's call site)
 
-   Built by the test with the codec compiled in, as the runtime has it.  */
-#define PPC_API static __attribute__ ((unused))
-#define PP_KEEP_PACKED_META /* as the runtime: metadata left packed */
-#include "ppc_codec.c"
+   Built by the test with the codec's reader (lib/ppc_read.c and
+   lib/file_io.c) and PP_KEEP_PACKED_META, as the runtime has it:
+   metadata left packed.  */
+#include "pp/ppc.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* CUnit tests of the .ppc codec (include/pp/ppc.h, lib/ppc_codec.c):
+/* CUnit tests of the .ppc codec (include/pp/ppc.h, lib/ppc_*.c):
    round trips (escaped strings, costs under another locale), files,
    merging (matching and new contexts, recursion counts, saturation,
    checksum changes, metric lists that differ), and the rejection of

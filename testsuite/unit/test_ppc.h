@@ -1,4 +1,4 @@
-/* CUnit tests of the .ppc codec (lib/ppc_codec.c).  */
+/* CUnit tests of the .ppc codec (lib/ppc_read.c, ppc_write.c, ppc_merge.c).  */
 #ifndef PP_TEST_PPC_H
 #define PP_TEST_PPC_H
 

@@ -1,0 +1,258 @@
+/* The .ppc codec, writing: a context profile (include/pp/ppc.h) as
+   line-based text (doc/ppc-format.md), each line a record, sealed by an
+   end line with the line count and a checksum; written atomically.  Plain
+   C11 and POSIX, no libiberty: the runtime links it (cct_dump.c) and so
+   does the sampler.  */
+#include "ppc_internal.h"
+#include "pp/sat.h"
+#include "file_io.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+typedef struct
+{
+  pp_buf b;
+  unsigned long lines;
+} ppc_out;
+
+static void
+ppc_put (ppc_out *o, const char *data, size_t n)
+{
+  pp_buf_put (&o->b, data, n);
+}
+
+static void
+ppc_puts (ppc_out *o, const char *s)
+{
+  ppc_put (o, s, strlen (s));
+}
+
+static void
+ppc_put_eol (ppc_out *o)
+{
+  ppc_put (o, "\n", 1);
+  o->lines++;
+}
+
+/* " N": every field after the keyword is preceded by one space.  */
+static void
+ppc_put_u64 (ppc_out *o, uint64_t v)
+{
+  char tmp[24];
+  int i = sizeof tmp;
+  do
+    tmp[--i] = (char) ('0' + v % 10);
+  while ((v /= 10) != 0);
+  tmp[--i] = ' ';
+  ppc_put (o, tmp + i, sizeof tmp - i);
+}
+
+/* A string field: quoted, the file stays printable ASCII with one record
+   per line, so quotes, backslashes, and every byte outside 0x20-0x7e
+   (newlines of the metadata, UTF-8 file names) are escaped.  */
+static void
+ppc_put_str (ppc_out *o, const char *s, size_t n)
+{
+  static const char hex[] = "0123456789abcdef";
+  ppc_put (o, " \"", 2);
+  size_t run = 0; /* bytes that need no escape, written in one go */
+  for (size_t i = 0; i < n; i++)
+    {
+      unsigned char c = (unsigned char) s[i];
+      if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+        {
+          run++;
+          continue;
+        }
+      ppc_put (o, s + i - run, run);
+      run = 0;
+      char esc[4] = { '\\', 0, 0, 0 };
+      size_t len = 2;
+      switch (c)
+        {
+        case '"': esc[1] = '"'; break;
+        case '\\': esc[1] = '\\'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\t': esc[1] = 't'; break;
+        case '\r': esc[1] = 'r'; break;
+        default:
+          esc[1] = 'x';
+          esc[2] = hex[c >> 4];
+          esc[3] = hex[c & 15];
+          len = 4;
+        }
+      ppc_put (o, esc, len);
+    }
+  ppc_put (o, s + n - run, run);
+  ppc_put (o, "\"", 1);
+}
+
+static void
+ppc_put_cstr (ppc_out *o, const char *s)
+{
+  ppc_put_str (o, s ? s : "", s ? strlen (s) : 0);
+}
+
+/* A cost: the shortest of %.15g..%.17g that reads back as the same
+   double, with '.' as the radix whatever the program's locale (the
+   runtime writes under the instrumented program's setlocale).  Negative
+   and non-finite values (a failed measurement) are written as 0.  */
+static void
+ppc_put_double (ppc_out *o, double v)
+{
+  if (!(v > 0 && v <= 1.7976931348623157e308))
+    v = 0; /* also -0.0 */
+  char tmp[48], fixed[48];
+  size_t n = 0;
+  for (int prec = 15; prec <= 17; prec++)
+    {
+      snprintf (tmp, sizeof tmp, "%.*g", prec, v);
+      /* %g writes only digits, 'e', signs and the radix, which may be
+         several bytes in some locales: each run of other bytes is it.  */
+      n = 0;
+      for (const char *p = tmp; *p; p++)
+        {
+          char c = *p;
+          if ((c >= '0' && c <= '9') || c == 'e' || c == '+' || c == '-')
+            fixed[n++] = c;
+          else if (n == 0 || fixed[n - 1] != '.')
+            fixed[n++] = '.';
+        }
+      double back;
+      if (ppc_parse_double (fixed, n, &back) == 0 && back == v)
+        break;
+    }
+  ppc_put (o, " ", 1);
+  ppc_put (o, fixed, n);
+}
+
+PPC_API int
+ppc_encode (const ppc_profile *p, char **buf, size_t *len)
+{
+  ppc_out o = { { NULL, 0, 0, 0 }, 0 };
+  uint32_t nm = p->nmetrics;
+  ppc_puts (&o, PPC_MAGIC);
+  ppc_put_u64 (&o, PPC_VERSION);
+  ppc_put_eol (&o);
+  ppc_puts (&o, "runs");
+  ppc_put_u64 (&o, p->runs);
+  ppc_put_eol (&o);
+  ppc_puts (&o, p->cct ? "kind cct" : "kind flat");
+  ppc_put_eol (&o);
+  ppc_puts (&o, "metrics");
+  ppc_put_u64 (&o, nm);
+  ppc_put_eol (&o);
+  for (uint32_t m = 0; m < nm; m++)
+    {
+      const ppc_metric *mt = &p->metrics[m];
+      ppc_puts (&o, "metric");
+      ppc_put_cstr (&o, mt->name);
+      ppc_put_cstr (&o, mt->source);
+      ppc_put_cstr (&o, mt->unit);
+      ppc_put_double (&o, mt->enter_exit_cost);
+      ppc_put_double (&o, mt->path_cost);
+      ppc_put_eol (&o);
+    }
+  ppc_puts (&o, "functions");
+  ppc_put_u64 (&o, p->nfns);
+  ppc_put_eol (&o);
+  for (uint32_t f = 0; f < p->nfns; f++)
+    {
+      const ppc_fn *fn = &p->fns[f];
+      ppc_puts (&o, "fn");
+      ppc_put_u64 (&o, f);
+      ppc_put_cstr (&o, fn->name);
+      ppc_put_u64 (&o, fn->checksum);
+      ppc_put_u64 (&o, fn->flags);
+      ppc_put_u64 (&o, fn->num_paths);
+      ppc_put_cstr (&o, fn->source);
+      ppc_put_str (&o, fn->meta ? fn->meta : "", fn->meta ? fn->meta_len : 0);
+      ppc_put_eol (&o);
+    }
+  ppc_puts (&o, "nodes");
+  ppc_put_u64 (&o, p->nnodes);
+  ppc_put_eol (&o);
+  for (uint32_t i = 0; i < p->nnodes; i++)
+    {
+      const ppc_node *nd = &p->nodes[i];
+      ppc_puts (&o, "node");
+      ppc_put_u64 (&o, i);
+      if (nd->parent == UINT32_MAX)
+        ppc_puts (&o, " " PPC_NONE);
+      else
+        ppc_put_u64 (&o, nd->parent);
+      if (nd->fn == PPC_NO_FN)
+        ppc_puts (&o, " " PPC_NONE);
+      else
+        ppc_put_u64 (&o, nd->fn);
+      ppc_put_cstr (&o, nd->site);
+      ppc_put_u64 (&o, nd->calls);
+      ppc_put_u64 (&o, nd->recursive);
+      ppc_put_u64 (&o, nd->npaths);
+      for (uint32_t m = 0; m < nm; m++)
+        ppc_put_u64 (&o, nd->excl[m]);
+      ppc_put_eol (&o);
+      for (uint64_t k = 0; k < nd->npaths; k++)
+        {
+          const ppc_path *pa = &nd->paths[k];
+          ppc_puts (&o, "path");
+          ppc_put_u64 (&o, pa->id);
+          ppc_put_u64 (&o, pa->count);
+          for (uint32_t m = 0; m < nm; m++)
+            ppc_put_u64 (&o, pa->metric[m]);
+          ppc_put_eol (&o);
+        }
+    }
+  /* Optional (files before it have none): the objects of the sites.  */
+  if (p->nobjects)
+    {
+      ppc_puts (&o, "objects");
+      ppc_put_u64 (&o, p->nobjects);
+      ppc_put_eol (&o);
+    }
+  for (uint32_t i = 0; i < p->nobjects; i++)
+    {
+      ppc_puts (&o, "object");
+      ppc_put_cstr (&o, p->objects[i].name);
+      ppc_put_cstr (&o, p->objects[i].path);
+      ppc_put_cstr (&o, p->objects[i].build_id);
+      ppc_put_eol (&o);
+    }
+  /* The seal: lines so far and the checksum of every byte before it.  */
+  uint64_t sum = pp_fnv64 (o.b.buf, o.b.len);
+  char end[64];
+  snprintf (end, sizeof end, "end %lu %016llx\n", o.lines,
+            (unsigned long long) sum);
+  ppc_puts (&o, end);
+  if (o.b.oom)
+    {
+      free (o.b.buf);
+      return -1;
+    }
+  *buf = (char *) o.b.buf;
+  *len = o.b.len;
+  return 0;
+}
+
+PPC_API int
+ppc_write_file (const char *path, const ppc_profile *p)
+{
+  char *buf;
+  size_t len;
+  if (ppc_encode (p, &buf, &len) < 0)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  int rc = pp_write_file_atomic (path, buf, len);
+  free (buf);
+  return rc;
+}
