@@ -43,21 +43,13 @@
 #include "db_write.h"
 #include "hashtable.h"
 #include "hpt.h"
+#include "mode.h"
 
 /* meta_section.c: a function's metadata, from its object's .pp_meta.  */
 PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
                                       const struct __pp_fn_desc *d);
 PPRT_HIDDEN const char *__pp_unit_bytes (struct __pp_unit *u,
                                          uint64_t offset, uint64_t len);
-
-/* switch.c: the profile flag's environment, and its thread after fork.
-   Weak: switch.c comes out of libpprt.a only when an object refers to the
-   flag (__pp_on: a -fprofile-paths-switch build) or calls
-   __pp_profile_on/off; a program without switching reads none of
-   PPGCC_PROFILE, PPGCC_SAMPLE and PPGCC_SWITCH_SIGNAL (issue 15).  */
-PPRT_HIDDEN __attribute__ ((weak)) void __pp_switch_init (void);
-PPRT_HIDDEN __attribute__ ((weak)) void __pp_switch_after_fork (void);
-PPRT_HIDDEN __attribute__ ((weak)) int __pp_switch_nothing_counted (void);
 
 /* cct.c: calling contexts and metrics (units with PP_UNIT_CCT or a metric
    list), written to the program's .ppc (runtime/cct_dump.c).
@@ -199,8 +191,9 @@ after_fork_in_child (void)
   pthread_mutex_init (&dump_lock, NULL);
   if (__pp_hpt_after_fork)
     __pp_hpt_after_fork ();
-  if (__pp_switch_after_fork)
-    __pp_switch_after_fork ();
+  PPRT_FOR_EACH_MODE (m)
+    if (m->after_fork)
+      m->after_fork ();
   ncounted = 0; /* the child is a run of its own */
   if (__pp_cct_dump_after_fork)
     __pp_cct_dump_after_fork ();
@@ -215,8 +208,9 @@ after_fork_in_child (void)
 static void
 runtime_init (void)
 {
-  if (__pp_switch_init)
-    __pp_switch_init ();
+  PPRT_FOR_EACH_MODE (m)
+    if (m->init)
+      m->init ();
   pthread_atfork (NULL, NULL, after_fork_in_child);
 }
 
@@ -756,7 +750,8 @@ __pp_reset (void)
 __attribute__ ((destructor (100))) static void
 dump_at_exit (void)
 {
-  if (__pp_switch_nothing_counted && __pp_switch_nothing_counted ())
-    return;
+  PPRT_FOR_EACH_MODE (m)
+    if (m->nothing_counted && m->nothing_counted ())
+      return;
   __pp_dump ();
 }
