@@ -41,8 +41,6 @@
 #include <unistd.h>
 
 #include "db_write.h"
-#include "hashtable.h"
-#include "hpt.h"
 #include "mode.h"
 
 /* meta_section.c: a function's metadata, from its object's .pp_meta.  */
@@ -149,6 +147,25 @@ clear_counters (uint64_t *c, uint64_t n)
     }
 }
 
+/* The counting mode (mode.h) of D's paths that no array holds: the one
+   whose flag D has (PP_FN_HPT: the Hot Path Table), else the default one
+   (the hash table); NULL when no such mode is linked, when no probe can
+   have reached one.  */
+static const struct __pp_mode *
+side_table (const struct __pp_fn_desc *d)
+{
+  const struct __pp_mode *fallback = NULL;
+  PPRT_FOR_EACH_MODE (m)
+    if (m->collect)
+      {
+        if (m->fn_flag & d->flags)
+          return m;
+        if (!m->fn_flag)
+          fallback = m;
+      }
+  return fallback;
+}
+
 static void
 drain_counts (struct __pp_unit *u, const ppd_profile *snap)
 {
@@ -169,10 +186,9 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
       if (PP_FN_EXT (fn, ppp_counts))
         memset (fn->ext->ppp_counts, 0,
                 fn->ext->ppp_size * sizeof *fn->ext->ppp_counts);
-      if ((fn->flags & PP_FN_HPT) && __pp_hpt_clear)
-        __pp_hpt_clear (fn);
-      else if (__pp_table_clear)
-        __pp_table_clear (fn);
+      const struct __pp_mode *side = side_table (fn);
+      if (side)
+        side->clear (fn);
     }
 }
 
@@ -189,8 +205,6 @@ static void
 after_fork_in_child (void)
 {
   pthread_mutex_init (&dump_lock, NULL);
-  if (__pp_hpt_after_fork)
-    __pp_hpt_after_fork ();
   PPRT_FOR_EACH_MODE (m)
     if (m->after_fork)
       m->after_fork ();
@@ -344,12 +358,8 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
 {
   ppd_pair *table = NULL;
   uint64_t ntable = 0;
-  if (((d->flags & PP_FN_HPT) && __pp_hpt_collect
-           ? __pp_hpt_collect (d, &table, &ntable, &fn->dropped)
-           : __pp_table_collect
-               ? __pp_table_collect (d, &table, &ntable, &fn->dropped)
-               : 0)
-      < 0)
+  const struct __pp_mode *side = side_table (d);
+  if (side && side->collect (d, &table, &ntable, &fn->dropped) < 0)
     return -1;
   /* One pass over the arrays (a large one is mostly zeros: scanning it
      twice, to size and then to fill, was a third of sqlite3's exit).  The
