@@ -43,24 +43,10 @@
 #include "db_write.h"
 #include "mode.h"
 
-/* meta_section.c: a function's metadata, from its object's .pp_meta.  */
-PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
-                                      const struct __pp_fn_desc *d);
+/* meta_section.c: bytes of a unit's .pp_meta record (its functions'
+   metadata: __pp_fn_meta, mode.h).  */
 PPRT_HIDDEN const char *__pp_unit_bytes (struct __pp_unit *u,
                                          uint64_t offset, uint64_t len);
-
-/* cct.c: calling contexts and metrics (units with PP_UNIT_CCT or a metric
-   list), written to the program's .ppc (runtime/cct_dump.c).
-   Weak: cct.c comes out of libpprt.a only when an object calls
-   __pp_enter (a -fprofile-paths=cct or metric build), and with it
-   cct_dump.c, metric.c and the .ppc codec; a plain Ball-Larus program
-   links none of them (65 KB of text before, issue 15).  */
-#define PPRT_WEAK PPRT_HIDDEN __attribute__ ((weak))
-PPRT_WEAK void __pp_cct_register_unit (struct __pp_unit *u);
-PPRT_WEAK void __pp_cct_dump (void);
-PPRT_WEAK void __pp_cct_zero (void);
-PPRT_WEAK void __pp_cct_after_fork (void);
-PPRT_WEAK void __pp_cct_dump_after_fork (void);
 
 /* What instrumented objects refer to (rt_abi.h): linked without this
    runtime, the linker names it.  */
@@ -209,14 +195,10 @@ after_fork_in_child (void)
     if (m->after_fork)
       m->after_fork ();
   ncounted = 0; /* the child is a run of its own */
-  if (__pp_cct_dump_after_fork)
-    __pp_cct_dump_after_fork ();
   __pp_resident_begin (&resident);
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
   __pp_resident_end (&resident);
-  if (__pp_cct_after_fork)
-    __pp_cct_after_fork ();
 }
 
 static void
@@ -244,8 +226,9 @@ __pp_register_unit (struct __pp_unit *u)
   do
     u->next = head;
   while (!atomic_compare_exchange_weak (&registered, &head, u));
-  if (__pp_cct_register_unit)
-    __pp_cct_register_unit (u);
+  PPRT_FOR_EACH_MODE (m)
+    if (m->register_unit)
+      m->register_unit (u);
 }
 
 /* --------------------------------------------------------- file names */
@@ -310,7 +293,7 @@ make_parent_dirs (char *path)
       }
 }
 
-/* The same for the .ppc (cct_dump.c).  */
+/* The same for the modes' files (the .ppc: cct_dump.c).  */
 PPRT_HIDDEN char *
 __pp_profile_path (const char *path)
 {
@@ -668,9 +651,9 @@ nothing_new (const ppd_profile *p)
   return 1;
 }
 
-/* The database session of the dump in progress (cct_dump.c writes the
-   .ppc into it too).  Under dump_lock.  */
-PPRT_HIDDEN struct __pp_db_session __pp_db;
+/* The database session of the dump in progress (the modes' dump hooks
+   get it: cct_dump.c writes the .ppc into it too).  Under dump_lock.  */
+static struct __pp_db_session session;
 
 void
 __pp_dump (void)
@@ -684,11 +667,13 @@ __pp_dump (void)
   __pp_resident_begin (&resident);
   /* PPGCC_PROFILE_DB: into the database, not beside the objects; when it
      cannot be written, the counts stay for a later dump.  */
-  int in_db = __pp_db_begin (&__pp_db);
-  /* The contexts first: flat metric profiles read the units' counters,
-     which the .ppd dump below zeroes.  */
-  if (__pp_cct_dump && in_db >= 0)
-    __pp_cct_dump ();
+  int in_db = __pp_db_begin (&session);
+  /* The modes' files first (the contexts: flat metric profiles read the
+     units' counters, which the .ppd dump below zeroes).  */
+  if (in_db >= 0)
+    PPRT_FOR_EACH_MODE (m)
+      if (m->dump)
+        m->dump (&session);
   /* Every unit's counts first, once: the program's maximum goes into each
      unit's profile.  */
   int n = 0;
@@ -716,7 +701,7 @@ __pp_dump (void)
       if (ok[i] && !snaps[i].runs && nothing_new (&snaps[i]))
         ; /* its file has this run and all its counts */
       else if (ok[i] && in_db >= 0
-               && (in_db == 0 ? __pp_db_write_unit (&__pp_db, u, &snaps[i])
+               && (in_db == 0 ? __pp_db_write_unit (&session, u, &snaps[i])
                               : dump_unit (u, &snaps[i])) == 0)
         {
           drain_counts (u, &snaps[i]);
@@ -726,7 +711,7 @@ __pp_dump (void)
       snapshot_free (&snaps[i]);
     }
   if (in_db == 0)
-    __pp_db_end (&__pp_db);
+    __pp_db_end (&session);
   free (snaps);
   free (ok);
   __pp_resident_end (&resident);
@@ -743,8 +728,9 @@ __pp_reset (void)
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
   __pp_resident_end (&resident);
-  if (__pp_cct_zero)
-    __pp_cct_zero ();
+  PPRT_FOR_EACH_MODE (m)
+    if (m->reset)
+      m->reset ();
   pthread_mutex_unlock (&dump_lock);
 }
 
