@@ -732,8 +732,11 @@ __pp_metric_path (uint64_t *acc, uint32_t nmetrics)
 static struct cct_rec *saved_root;
 static uint32_t saved_base;
 
-int
-__pp_cct_private_begin (void)
+/* Until private_end, this thread's __pp_enter builds under a private
+   root, outside every profile, and its shadow stack's older entries are
+   out of view.  */
+static int
+private_begin (void)
 {
   struct cct_thread *t = self ? self : thread_init ();
   struct cct_rec *root = arena_alloc (t, sizeof *root);
@@ -746,13 +749,73 @@ __pp_cct_private_begin (void)
   return 0;
 }
 
-void
-__pp_cct_private_end (void)
+static void
+private_end (void)
 {
   struct cct_thread *t = self;
   t->depth = t->base;
   t->root = saved_root;
   t->base = saved_base;
+}
+
+#define CAL_ROUNDS 5
+#define CAL_PAIRS 400
+
+/* The probes' own cost (PLDI'97 §3.2 perturbation), for the profile's
+   header (metric.c) and `ppprof --subtract-probes`: the least metric
+   change over CAL_ROUNDS rounds of CAL_PAIRS __pp_enter/__pp_exit pairs,
+   and of CAL_PAIRS __pp_metric_path calls, on a private record.  The
+   minimum, because interrupts and misses only ever add.  Here, not in
+   metric.c: it drives this file's probes, and metric.c knows nothing of
+   them (metric.h).  The probes are called as instrumented code calls
+   them, out of line: GCC inlines no function with an optimize attribute
+   (PROBE_FRAME) into a caller with other options, and -O2 does not clone
+   a global function for one caller's constants (no -fipa-cp-clone).  */
+__attribute__ ((noinline)) static void
+calibrate (void)
+{
+  static struct __pp_fn_desc cal = {
+    .name = "__pp_calibrate", .flags = PP_FN_CCT, .num_paths = 1,
+  };
+  uint32_t n = __pp_metric_n;
+  cal.nmetrics = n;
+  double ee[PPC_MAX_METRICS], pc[PPC_MAX_METRICS];
+  for (uint32_t m = 0; m < n; m++)
+    ee[m] = pc[m] = -1;
+  void *ret = __builtin_return_address (0);
+  void *frame = __builtin_frame_address (0);
+  if (private_begin () < 0)
+    return;
+  struct pp_mthread t = { 0 };
+  uint64_t a[PPC_MAX_METRICS], b[PPC_MAX_METRICS];
+  for (int r = 0; r < CAL_ROUNDS; r++)
+    {
+      __pp_metric_read (&t, a);
+      for (int k = 0; k < CAL_PAIRS; k++)
+        __pp_exit (__pp_enter (&cal, ret, frame));
+      __pp_metric_read (&t, b);
+      for (uint32_t m = 0; m < n; m++)
+        {
+          double d = (double) (b[m] - a[m]) / CAL_PAIRS;
+          if (ee[m] < 0 || d < ee[m])
+            ee[m] = d;
+        }
+      uint64_t *tok = __pp_enter (&cal, ret, frame);
+      __pp_metric_read (&t, a);
+      for (int k = 0; k < CAL_PAIRS; k++)
+        __pp_metric_path (tok + 1, n);
+      __pp_metric_read (&t, b);
+      __pp_exit (tok);
+      for (uint32_t m = 0; m < n; m++)
+        {
+          double d = (double) (b[m] - a[m]) / CAL_PAIRS;
+          if (pc[m] < 0 || d < pc[m])
+            pc[m] = d;
+        }
+    }
+  private_end ();
+  __pp_metric_thread_close (&t);
+  __pp_metric_costs (ee, pc);
 }
 
 /* ------------------------------------------------- registration, hooks */
@@ -770,11 +833,16 @@ cct_register_unit (struct __pp_unit *u)
   c->metrics_ok = 1;
   if (u->flags & PP_UNIT_CCT)
     program_cct = 1;
+  uint32_t had = __pp_metric_n;
   if (metrics && !__pp_metric_register (u->metrics, u->ppd_path))
     {
       c->metrics_ok = 0;
       any_mismatch = 1;
     }
+  /* The first list registered became the program's: its sources are
+     chosen, the probes' cost is measured now, once.  */
+  else if (!had && __pp_metric_n)
+    calibrate ();
   struct cct_unit *head = atomic_load (&units);
   do
     c->next = head;

@@ -3,10 +3,13 @@
    the state of the metrics along the current path (§3.1).  runtime/cct.c
    builds it, runtime/cct_dump.c writes it as a .ppc (include/pp/ppc.h).
 
-   cct.c holds the probes, the trees and the mode's hooks (mode.h): it is
-   what instrumented code links in.  cct_dump.c gets the trees and their
-   description as arguments (struct cct_dump_in) and reads no state of
-   cct.c: the writer can be read and changed as a function of its input.  */
+   Within the mode, dependencies go one way too: cct.c holds the probes,
+   the trees and the mode's hooks (mode.h), what instrumented code links
+   in, and uses the two other files, which use nothing of it.  cct_dump.c
+   gets the trees and their description as arguments (struct cct_dump_in)
+   and reads no state of cct.c: the writer can be read and changed as a
+   function of its input.  metric.c reads the events (metric.h says why
+   cct.c calls it, and not the other way round).  */
 #ifndef PPRT_CCT_H
 #define PPRT_CCT_H
 
@@ -151,12 +154,6 @@ cct_next (struct cct_rec *r, struct cct_rec *root)
       return c;
   return NULL;
 }
-
-/* Calibration (metric.c): until __pp_cct_private_end, this thread's
-   __pp_enter builds under a private root, outside every profile, and its
-   shadow stack's older entries are out of view.  */
-PPRT_HIDDEN int __pp_cct_private_begin (void);
-PPRT_HIDDEN void __pp_cct_private_end (void);
 
 /* What cct_dump.c writes: every thread's tree, described.  */
 struct __pp_db_session;
