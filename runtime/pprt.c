@@ -33,6 +33,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,8 @@ static void
 after_fork_in_child (void)
 {
   pthread_mutex_init (&dump_lock, NULL);
+  /* The modes first: the Hot Path Table frees the set locks that
+     clearing its functions below takes.  */
   RUN_HOOKS (after_fork);
   ncounted = 0; /* the child is a run of its own */
   __pp_resident_begin (&resident);
