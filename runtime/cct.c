@@ -10,9 +10,15 @@
    (another thread) and a signal handler (this thread) only ever see whole
    records.  Every thread's state joins a global list when the thread
    first enters instrumented code, and stays there after the thread exits:
-   the dump sees every thread.  */
+   the dump sees every thread.
+
+   A mode (mode.h): this file comes out of libpprt.a only when an object
+   calls __pp_enter (a -fprofile-paths=cct or metric build), and with it
+   cct_dump.c, metric.c and the .ppc codec; a plain Ball-Larus program
+   links none of them (65 KB of text before, issue 15).  */
 #define _GNU_SOURCE
 #include "cct.h"
+#include "mode.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -30,10 +36,13 @@ struct cct_arena
   _Alignas (16) char mem[];
 };
 
-struct cct_thread *_Atomic __pp_cct_threads;
-struct cct_unit *_Atomic __pp_cct_units;
-int __pp_cct_program_cct;
+static struct cct_thread *_Atomic threads; /* every thread's, ever */
+static struct cct_unit *_Atomic units;
+static int program_cct;  /* a unit has PP_UNIT_CCT */
 static int any_mismatch; /* a unit whose metric list is not the program's */
+/* This process's run is in the .ppc already (struct cct_dump_in).  Under
+   the core's dump lock.  */
+static int run_counted;
 
 static __thread struct cct_thread *self
     __attribute__ ((tls_model ("initial-exec")));
@@ -130,10 +139,10 @@ thread_init (void)
       uint64_t now[PPC_MAX_METRICS];
       read_now (t, now);
     }
-  struct cct_thread *head = atomic_load (&__pp_cct_threads);
+  struct cct_thread *head = atomic_load (&threads);
   do
     t->next = head;
-  while (!atomic_compare_exchange_weak (&__pp_cct_threads, &head, t));
+  while (!atomic_compare_exchange_weak (&threads, &head, t));
   self = t;
   return t;
 }
@@ -146,7 +155,7 @@ metrics_ok (const struct __pp_fn_desc *fn)
 {
   if (!any_mismatch)
     return 1;
-  for (struct cct_unit *u = atomic_load (&__pp_cct_units); u; u = u->next)
+  for (struct cct_unit *u = atomic_load (&units); u; u = u->next)
     if (!u->metrics_ok)
       for (uint32_t f = 0; f < u->unit->num_fns; f++)
         if (u->unit->fns[f] == fn)
@@ -723,8 +732,11 @@ __pp_metric_path (uint64_t *acc, uint32_t nmetrics)
 static struct cct_rec *saved_root;
 static uint32_t saved_base;
 
-int
-__pp_cct_private_begin (void)
+/* Until private_end, this thread's __pp_enter builds under a private
+   root, outside every profile, and its shadow stack's older entries are
+   out of view.  */
+static int
+private_begin (void)
 {
   struct cct_thread *t = self ? self : thread_init ();
   struct cct_rec *root = arena_alloc (t, sizeof *root);
@@ -737,8 +749,8 @@ __pp_cct_private_begin (void)
   return 0;
 }
 
-void
-__pp_cct_private_end (void)
+static void
+private_end (void)
 {
   struct cct_thread *t = self;
   t->depth = t->base;
@@ -746,10 +758,70 @@ __pp_cct_private_end (void)
   t->base = saved_base;
 }
 
+#define CAL_ROUNDS 5
+#define CAL_PAIRS 400
+
+/* The probes' own cost (PLDI'97 §3.2 perturbation), for the profile's
+   header (metric.c) and `ppprof --subtract-probes`: the least metric
+   change over CAL_ROUNDS rounds of CAL_PAIRS __pp_enter/__pp_exit pairs,
+   and of CAL_PAIRS __pp_metric_path calls, on a private record.  The
+   minimum, because interrupts and misses only ever add.  Here, not in
+   metric.c: it drives this file's probes, and metric.c knows nothing of
+   them (metric.h).  The probes are called as instrumented code calls
+   them, out of line: GCC inlines no function with an optimize attribute
+   (PROBE_FRAME) into a caller with other options, and -O2 does not clone
+   a global function for one caller's constants (no -fipa-cp-clone).  */
+__attribute__ ((noinline)) static void
+calibrate (void)
+{
+  static struct __pp_fn_desc cal = {
+    .name = "__pp_calibrate", .flags = PP_FN_CCT, .num_paths = 1,
+  };
+  uint32_t n = __pp_metric_n;
+  cal.nmetrics = n;
+  double ee[PPC_MAX_METRICS], pc[PPC_MAX_METRICS];
+  for (uint32_t m = 0; m < n; m++)
+    ee[m] = pc[m] = -1;
+  void *ret = __builtin_return_address (0);
+  void *frame = __builtin_frame_address (0);
+  if (private_begin () < 0)
+    return;
+  struct pp_mthread t = { 0 };
+  uint64_t a[PPC_MAX_METRICS], b[PPC_MAX_METRICS];
+  for (int r = 0; r < CAL_ROUNDS; r++)
+    {
+      __pp_metric_read (&t, a);
+      for (int k = 0; k < CAL_PAIRS; k++)
+        __pp_exit (__pp_enter (&cal, ret, frame));
+      __pp_metric_read (&t, b);
+      for (uint32_t m = 0; m < n; m++)
+        {
+          double d = (double) (b[m] - a[m]) / CAL_PAIRS;
+          if (ee[m] < 0 || d < ee[m])
+            ee[m] = d;
+        }
+      uint64_t *tok = __pp_enter (&cal, ret, frame);
+      __pp_metric_read (&t, a);
+      for (int k = 0; k < CAL_PAIRS; k++)
+        __pp_metric_path (tok + 1, n);
+      __pp_metric_read (&t, b);
+      __pp_exit (tok);
+      for (uint32_t m = 0; m < n; m++)
+        {
+          double d = (double) (b[m] - a[m]) / CAL_PAIRS;
+          if (pc[m] < 0 || d < pc[m])
+            pc[m] = d;
+        }
+    }
+  private_end ();
+  __pp_metric_thread_close (&t);
+  __pp_metric_costs (ee, pc);
+}
+
 /* ------------------------------------------------- registration, hooks */
 
-void
-__pp_cct_register_unit (struct __pp_unit *u)
+static void
+cct_register_unit (struct __pp_unit *u)
 {
   int metrics = u->metrics && *u->metrics;
   if (!(u->flags & PP_UNIT_CCT) && !metrics)
@@ -760,16 +832,21 @@ __pp_cct_register_unit (struct __pp_unit *u)
   c->unit = u;
   c->metrics_ok = 1;
   if (u->flags & PP_UNIT_CCT)
-    __pp_cct_program_cct = 1;
+    program_cct = 1;
+  uint32_t had = __pp_metric_n;
   if (metrics && !__pp_metric_register (u->metrics, u->ppd_path))
     {
       c->metrics_ok = 0;
       any_mismatch = 1;
     }
-  struct cct_unit *head = atomic_load (&__pp_cct_units);
+  /* The first list registered became the program's: its sources are
+     chosen, the probes' cost is measured now, once.  */
+  else if (!had && __pp_metric_n)
+    calibrate ();
+  struct cct_unit *head = atomic_load (&units);
   do
     c->next = head;
-  while (!atomic_compare_exchange_weak (&__pp_cct_units, &head, c));
+  while (!atomic_compare_exchange_weak (&units, &head, c));
 }
 
 static void
@@ -788,29 +865,42 @@ zero_tree (struct cct_rec *root)
 /* Zeroes every thread's counts and metrics (after a dump, __pp_reset,
    in a forked child).  Other threads may be counting meanwhile; what
    they add during the zeroing may be lost, as in pprt.c.  */
-void
-__pp_cct_zero (void)
+static void
+cct_zero (void)
 {
-  for (struct cct_thread *t = atomic_load (&__pp_cct_threads); t;
-       t = t->next)
+  for (struct cct_thread *t = atomic_load (&threads); t; t = t->next)
     zero_tree (t->root);
 }
 
-void
-__pp_cct_dump (void)
+/* Under the core's dump lock.  */
+static void
+cct_dump (struct __pp_db_session *db)
 {
-  if (atomic_load (&__pp_cct_units) && __pp_cct_write () == 0)
-    __pp_cct_zero ();
+  struct cct_dump_in in = {
+    .threads = atomic_load (&threads),
+    .units = atomic_load (&units),
+    .cct = program_cct,
+    .run_counted = run_counted,
+    .db = db,
+  };
+  if (!in.units)
+    return;
+  in.nmetrics = __pp_metric_describe (in.metrics);
+  if (__pp_cct_write (&in) == 0)
+    {
+      run_counted = 1;
+      cct_zero ();
+    }
 }
 
 /* fork: the child is its forking thread only; it counts from zero (like
-   pprt.c's counters) on events of its own.  Other threads' trees stay,
-   zeroed, and their events are closed.  */
-void
-__pp_cct_after_fork (void)
+   pprt.c's counters) on events of its own, as a run of its own.  Other
+   threads' trees stay, zeroed, and their events are closed.  */
+static void
+cct_after_fork (void)
 {
-  for (struct cct_thread *t = atomic_load (&__pp_cct_threads); t;
-       t = t->next)
+  run_counted = 0;
+  for (struct cct_thread *t = atomic_load (&threads); t; t = t->next)
     if (t != self)
       __pp_metric_thread_close (&t->m);
   struct cct_thread *t = self;
@@ -830,5 +920,12 @@ __pp_cct_after_fork (void)
       for (uint32_t i = 0; i < t->depth; i++)
         memset (t->stack[i].saved, 0, sizeof t->stack[i].saved);
     }
-  __pp_cct_zero ();
+  cct_zero ();
 }
+
+PPRT_MODE (cct_mode) = {
+  .register_unit = cct_register_unit,
+  .dump = cct_dump,
+  .reset = cct_zero,
+  .after_fork = cct_after_fork,
+};

@@ -1,7 +1,15 @@
 /* The calling context tree in memory (PLDI'97 §4.2): per thread, a tree of
    call records built by __pp_enter, a shadow stack of the active ones, and
    the state of the metrics along the current path (§3.1).  runtime/cct.c
-   builds it, runtime/cct_dump.c writes it as a .ppc (include/pp/ppc.h).  */
+   builds it, runtime/cct_dump.c writes it as a .ppc (include/pp/ppc.h).
+
+   Within the mode, dependencies go one way too: cct.c holds the probes,
+   the trees and the mode's hooks (mode.h), what instrumented code links
+   in, and uses the two other files, which use nothing of it.  cct_dump.c
+   gets the trees and their description as arguments (struct cct_dump_in)
+   and reads no state of cct.c: the writer can be read and changed as a
+   function of its input.  metric.c reads the events (metric.h says why
+   cct.c calls it, and not the other way round).  */
 #ifndef PPRT_CCT_H
 #define PPRT_CCT_H
 
@@ -122,10 +130,6 @@ struct cct_unit
   struct cct_unit *next;
 };
 
-PPRT_HIDDEN extern struct cct_thread *_Atomic __pp_cct_threads;
-PPRT_HIDDEN extern struct cct_unit *_Atomic __pp_cct_units;
-PPRT_HIDDEN extern int __pp_cct_program_cct;
-
 /* The record after R in a preorder walk of ROOT's tree (tree links only,
    parents before children), or NULL.  No memory, no locks: usable in a
    fork handler, and while the owner thread adds records.  */
@@ -151,27 +155,26 @@ cct_next (struct cct_rec *r, struct cct_rec *root)
   return NULL;
 }
 
-/* Hooks of runtime/pprt.c.  */
-PPRT_HIDDEN void __pp_cct_register_unit (struct __pp_unit *u);
-/* meta_section.c: D's packed metadata, from its object's .pp_meta.  */
-PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
-                                      const struct __pp_fn_desc *d);
-PPRT_HIDDEN void __pp_cct_dump (void);   /* under pprt.c's dump lock */
-PPRT_HIDDEN void __pp_cct_zero (void);
-PPRT_HIDDEN void __pp_cct_after_fork (void);
+/* What cct_dump.c writes: every thread's tree, described.  */
+struct __pp_db_session;
+struct cct_dump_in
+{
+  struct cct_thread *threads;    /* every thread's (their next links) */
+  struct cct_unit *units;        /* the units with contexts or metrics */
+  int cct;                       /* calling contexts (a unit has
+                                    PP_UNIT_CCT), else flat metrics */
+  int run_counted;               /* this process's run is in the file
+                                    already: a run counts once however
+                                    often it dumps (pprt.c's
+                                    run_counted) */
+  uint32_t nmetrics;             /* the program's metrics (metric.c's
+                                    __pp_metric_describe) */
+  ppc_metric metrics[PPC_MAX_METRICS];
+  struct __pp_db_session *db;    /* the dump's (mode.h) */
+};
 
-/* Calibration (metric.c): until __pp_cct_private_end, this thread's
-   __pp_enter builds under a private root, outside every profile, and its
-   shadow stack's older entries are out of view.  */
-PPRT_HIDDEN int __pp_cct_private_begin (void);
-PPRT_HIDDEN void __pp_cct_private_end (void);
-
-/* cct_dump.c: the profile of every thread's tree, merged into the file;
-   0 when written.  */
-PPRT_HIDDEN int __pp_cct_write (void);
-
-/* pprt.c's file naming (PPGCC_PREFIX), shared.  */
-PPRT_HIDDEN char *__pp_profile_path (const char *path);
-PPRT_HIDDEN void __pp_make_parent_dirs (char *path);
+/* IN merged into the program's .ppc under the core's dump lock; 0 when
+   written, or when there was nothing new to write.  */
+PPRT_HIDDEN int __pp_cct_write (const struct cct_dump_in *in);
 
 #endif

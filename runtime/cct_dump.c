@@ -6,7 +6,11 @@
    Call sites are "<object basename>+0x<offset>" of the return address
    (dl_iterate_phdr, once per dump), so that runs of the same binary
    agree; the callees of a thread's root get "", calls inlined into their
-   caller "inlined".  */
+   caller "inlined".
+
+   What it writes comes as an argument (struct cct_dump_in, cct.h): this
+   file reads no state of cct.c, and of the core only its file naming and
+   metadata (mode.h) and the database's paths (db_write.h).  */
 #define _GNU_SOURCE
 #include "lib_in_runtime.h"
 #include "pp/ppc.h"
@@ -17,6 +21,7 @@
 #include "cct.h"
 #include "build_id.h"
 #include "db_write.h"
+#include "mode.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -132,6 +137,7 @@ struct object
 
 struct builder
 {
+  const struct cct_dump_in *in;
   ppc_profile p;
   size_t fns_cap, nodes_cap;
   /* functions: by desc, and by name and checksum */
@@ -337,9 +343,9 @@ fn_eq (void *ctx, uint32_t i)
 
 /* The unit of D, NULL when it did not register here.  */
 static struct __pp_unit *
-unit_of (const struct __pp_fn_desc *d)
+unit_of (const struct builder *b, const struct __pp_fn_desc *d)
 {
-  for (struct cct_unit *u = atomic_load (&__pp_cct_units); u; u = u->next)
+  for (const struct cct_unit *u = b->in->units; u; u = u->next)
     for (uint32_t f = 0; f < u->unit->num_fns; f++)
       if (u->unit->fns[f] == d)
         return u->unit;
@@ -389,7 +395,7 @@ desc_add (void *ctx)
   /* Descs of one function (a header's inline function, in two objects)
      share its entry; functions are told apart by name and source, as
      ppc_merge does (static functions of one name).  */
-  b->want_unit = unit_of (d);
+  b->want_unit = unit_of (b, d);
   b->want_source = b->want_unit && b->want_unit->source
                        ? b->want_unit->source
                        : "";
@@ -604,16 +610,16 @@ static int
 build (struct builder *b)
 {
   ppc_profile *p = &b->p;
-  p->runs = 1;
-  p->cct = __pp_cct_program_cct;
-  ppc_metric tmp[PPC_MAX_METRICS];
-  p->nmetrics = __pp_metric_describe (tmp);
+  const struct cct_dump_in *in = b->in;
+  p->runs = !in->run_counted;
+  p->cct = in->cct;
+  p->nmetrics = in->nmetrics;
   for (uint32_t m = 0; m < p->nmetrics; m++)
     {
-      p->metrics[m] = tmp[m];
-      p->metrics[m].name = strdup (tmp[m].name);
-      p->metrics[m].source = strdup (tmp[m].source);
-      p->metrics[m].unit = strdup (tmp[m].unit);
+      p->metrics[m] = in->metrics[m];
+      p->metrics[m].name = strdup (in->metrics[m].name);
+      p->metrics[m].source = strdup (in->metrics[m].source);
+      p->metrics[m].unit = strdup (in->metrics[m].unit);
       if (!p->metrics[m].name || !p->metrics[m].source
           || !p->metrics[m].unit)
         return -1;
@@ -622,8 +628,7 @@ build (struct builder *b)
   b->want_site = "";
   if (node_of (b, UINT32_MAX, PPC_NO_FN, "") != 0)
     return -1;
-  for (struct cct_thread *t = atomic_load (&__pp_cct_threads); t;
-       t = t->next)
+  for (struct cct_thread *t = in->threads; t; t = t->next)
     {
       t->root->dump_node = 0;
       for (struct cct_rec *r = cct_next (t->root, t->root); r;
@@ -658,15 +663,16 @@ builder_free (struct builder *b)
 /* -------------------------------------------------------------- the file */
 
 /* $PPGCC_CCT_FILE, else the program with ".ppc" appended, under
-   $PPGCC_PREFIX (include/pp/ppc.h).  malloc'd.  */
+   $PPGCC_PREFIX (include/pp/ppc.h), or in the database of session DB.
+   malloc'd.  */
 static char *
-profile_file (void)
+profile_file (struct __pp_db_session *db)
 {
   const char *env = getenv ("PPGCC_CCT_FILE");
   if (env && *env)
     return strdup (env);
-  if (__pp_db.epoch_dir)
-    return __pp_db_context_path (&__pp_db);
+  if (db->epoch_dir)
+    return __pp_db_context_path (db);
   char exe[PATH_MAX + 8];
   ssize_t n = readlink ("/proc/self/exe", exe, PATH_MAX);
   if (n <= 0)
@@ -775,20 +781,10 @@ unlock:
   return rc;
 }
 
-/* Whether this process's run is in the file already: a run counts once
-   however often it dumps (pprt.c's run_counted).  Under the dump lock.  */
-static int run_counted;
-
-PPRT_HIDDEN void
-__pp_cct_dump_after_fork (void)
-{
-  run_counted = 0;
-}
-
 int
-__pp_cct_write (void)
+__pp_cct_write (const struct cct_dump_in *in)
 {
-  char *path = profile_file ();
+  char *path = profile_file (in->db);
   if (!path)
     {
       fprintf (stderr, "ppgcc profile: no file for the calling context "
@@ -797,19 +793,17 @@ __pp_cct_write (void)
     }
   struct builder b;
   memset (&b, 0, sizeof b);
+  b.in = in;
   int rc = -1;
   if (build (&b) < 0)
     fprintf (stderr, "ppgcc profile: %s: out of memory, not written\n",
              path);
-  else if (run_counted && b.p.nnodes <= 1)
+  else if (in->run_counted && b.p.nnodes <= 1)
     rc = 0; /* nothing ran since the last write */
   else
     {
-      b.p.runs = !run_counted;
       __pp_make_parent_dirs (path);
       rc = merge_and_write (path, &b.p);
-      if (rc == 0)
-        run_counted = 1;
     }
   builder_free (&b);
   free (path);

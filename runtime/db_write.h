@@ -26,9 +26,6 @@ __pp_db_end (struct __pp_db_session *s);
 __attribute__ ((visibility ("hidden"))) int
 __pp_db_write_unit (struct __pp_db_session *s, const struct __pp_unit *u,
                     const ppd_profile *snap);
-/* The dump's session (pprt.c), under its dump lock: epoch_dir NULL when
-   the profiles go beside the objects.  */
-__attribute__ ((visibility ("hidden"))) extern struct __pp_db_session __pp_db;
 /* Where the program's context profile goes in the session's epoch:
    <epoch>/<build id of the executable>/<its name>.ppc (directories made).
    malloc'd, or NULL with a message.  */

@@ -3,12 +3,16 @@
    counted with an atomic add.  A full table chains to a new one, so nothing
    is lost while memory lasts; tables come from mmap (no malloc in a probe,
    which may run in a signal handler).  If mmap fails the hit is counted as
-   dropped, and the profile says so.  */
+   dropped, and the profile says so.
+
+   A counting mode (mode.h), the default one: it counts every function no
+   other linked mode's flag selects.  This file comes out of libpprt.a only
+   for programs with an object that counts in a hash table, whose probes
+   (or PPP's miss path, ppp_miss_x86_64.S) call __pp_hash_hit, the only way
+   a table comes to be; since path splitting (-fprofile-paths-max) most
+   have none, and link none of it (2.2 KB; issue 15).  */
+#include "mode.h"
 #include "next_nonzero.h"
-/* Defined here, not weak (hashtable.h).  */
-#define PPRT_TABLE_WEAK __attribute__ ((visibility ("hidden")))
-#include "hashtable.h"
-#include "hpt.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -77,12 +81,16 @@ GENERAL_REGS_ONLY void
 __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
 {
   /* -fprofile-paths-table=hpt: one bounded table for the whole program
-     instead (thesis §5.4); its rt_private is the HPT's, not a table.  */
-  if ((fn->flags & PP_FN_HPT) && __pp_hpt_hit)
-    {
-      __pp_hpt_hit (fn, id);
-      return;
-    }
+     instead (thesis §5.4); its rt_private is the HPT's, not a table.
+     The probes reach every side table here (rt_abi.h): the mode that
+     PP_FN_HPT selects, when one is linked (hpt.c), counts it.  */
+  if (fn->flags & PP_FN_HPT)
+    PPRT_FOR_EACH_MODE (m)
+      if ((m->fn_flag & fn->flags) && m->hit)
+        {
+          m->hit (fn, id);
+          return;
+        }
   /* The inline first probe missed: give its slot to this path if it is
      free, so that the path's next runs count in place (rt_abi.h).  This
      run counts below, like every miss.  */
@@ -122,8 +130,8 @@ __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
   atomic_fetch_add_explicit (&first->dropped, 1, memory_order_relaxed);
 }
 
-void
-__pp_table_clear (struct __pp_fn_desc *fn)
+static void
+table_clear (struct __pp_fn_desc *fn)
 {
   uint64_t *counts = PP_FN_EXT (fn, hash_counts);
   for (uint64_t i = 0; counts
@@ -141,9 +149,9 @@ __pp_table_clear (struct __pp_fn_desc *fn)
     }
 }
 
-int
-__pp_table_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
-                    uint64_t *dropped)
+static int
+table_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
+               uint64_t *dropped)
 {
   uint64_t cap = 0, k = 0;
   *dropped = 0;
@@ -183,3 +191,8 @@ __pp_table_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
   *n = k;
   return 0;
 }
+
+PPRT_MODE (hash_mode) = {
+  .collect = table_collect,
+  .clear = table_clear,
+};

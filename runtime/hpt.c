@@ -15,8 +15,14 @@
    mmap (never malloc), allocated lazily with compare-and-swap, and each
    set has a lock that probes only try, a bounded number of times: a probe
    never waits, so a signal handler's probe cannot deadlock on a lock its
-   own thread holds.  */
-#include "hpt.h"
+   own thread holds.
+
+   A counting mode (mode.h), of the functions flagged PP_FN_HPT; the
+   probes reach it through __pp_hash_hit (hashtable.c).  This file comes
+   out of libpprt.a only for objects built with -fprofile-paths-table=hpt,
+   which refer to PP_RUNTIME_HPT_SYMBOL (plugin/emit.cc); other programs
+   link none of it (issue 15).  */
+#include "mode.h"
 
 #include <sched.h>
 #include <stdatomic.h>
@@ -275,8 +281,9 @@ try_lock_set (struct hpt *t, uint64_t s)
   return 0;
 }
 
-GENERAL_REGS_ONLY void
-__pp_hpt_hit (struct __pp_fn_desc *fn, uint64_t id)
+/* One path end of FN (from __pp_hash_hit: general registers only).  */
+GENERAL_REGS_ONLY static void
+hpt_hit (struct __pp_fn_desc *fn, uint64_t id)
 {
   struct fn_stats *st = stats_of (fn, 1);
   struct hpt *t = hpt_get ();
@@ -332,9 +339,11 @@ unlock_set (struct hpt *t, uint64_t s)
   atomic_store_explicit (&t->lock[s], 0, memory_order_release);
 }
 
-int
-__pp_hpt_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
-                  uint64_t *dropped)
+/* FN's entries as (id, count) pairs, malloc'd, unsorted; *DROPPED gets
+   the path ends the table lost (evicted or found their set busy).  */
+static int
+hpt_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
+             uint64_t *dropped)
 {
   struct fn_stats *st = stats_of (fn, 0);
   struct hpt *t = atomic_load_explicit (&the_hpt, memory_order_acquire);
@@ -375,8 +384,9 @@ __pp_hpt_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
   return 0;
 }
 
-void
-__pp_hpt_clear (struct __pp_fn_desc *fn)
+/* Removes FN's entries and zeroes its dropped counts.  */
+static void
+hpt_clear (struct __pp_fn_desc *fn)
 {
   struct fn_stats *st = stats_of (fn, 0);
   struct hpt *t = atomic_load_explicit (&the_hpt, memory_order_acquire);
@@ -395,8 +405,11 @@ __pp_hpt_clear (struct __pp_fn_desc *fn)
   atomic_store (&st->evicted, 0);
 }
 
-void
-__pp_hpt_after_fork (void)
+/* In a forked child: the only thread left; empties the table and frees
+   every set lock (a parent thread may have held one at the fork), before
+   the core clears the functions (hpt_clear waits for set locks).  */
+static void
+hpt_after_fork (void)
 {
   struct hpt *t = atomic_load_explicit (&the_hpt, memory_order_acquire);
   if (!t)
@@ -405,3 +418,11 @@ __pp_hpt_after_fork (void)
   for (uint64_t s = 0; s < t->sets; s++)
     atomic_store (&t->lock[s], 0);
 }
+
+PPRT_MODE (hpt_mode) = {
+  .after_fork = hpt_after_fork,
+  .fn_flag = PP_FN_HPT,
+  .hit = hpt_hit,
+  .collect = hpt_collect,
+  .clear = hpt_clear,
+};

@@ -15,15 +15,16 @@
    Perf events are per thread (pid 0, cpu -1), opened on a thread's first
    read, user space only unless the kernel refuses that and
    /proc/sys/kernel/perf_event_paranoid allows counting the kernel too.
-   Then the probes' own cost is measured (§3.2 perturbation: calibrate).
+   Then runtime/cct.c measures the probes' own cost (§3.2 perturbation)
+   and gives it back (__pp_metric_costs).
 
    A forked child reopens its events (runtime/cct.c calls
-   __pp_metric_thread_reopen from the fork handler).  */
+   __pp_metric_thread_reopen from the fork handler).
+
+   A leaf of the cct mode: cct.c uses this file, which knows nothing of
+   the trees (metric.h says why the use goes that way).  */
 #define _GNU_SOURCE
 #include "metric.h"
-
-#include "cct.h"
-#include "pp/rt_abi.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -358,67 +359,6 @@ choose_source (struct metric *m)
            "unavailable, without figures\n", m->name);
 }
 
-/* --------------------------------------------- perturbation (PLDI'97 §3.2) */
-
-#define CAL_ROUNDS 5
-#define CAL_PAIRS 400
-
-/* The least metric change over CAL_ROUNDS rounds of CAL_PAIRS
-   __pp_enter/__pp_exit pairs, and of CAL_PAIRS __pp_metric_path calls,
-   on a private record (runtime/cct.c keeps it out of the profile): what
-   one probe adds to a measurement, for `ppprof --subtract-probes`.  The
-   minimum, because interrupts and misses only ever add.  */
-__attribute__ ((noinline)) static void
-calibrate (void)
-{
-  static struct __pp_fn_desc cal = {
-    .name = "__pp_calibrate", .flags = PP_FN_CCT, .num_paths = 1,
-  };
-  uint32_t n = __pp_metric_n;
-  cal.nmetrics = n;
-  double ee[PPC_MAX_METRICS], pc[PPC_MAX_METRICS];
-  for (uint32_t m = 0; m < n; m++)
-    ee[m] = pc[m] = -1;
-  void *ret = __builtin_return_address (0);
-  void *frame = __builtin_frame_address (0);
-  if (__pp_cct_private_begin () < 0)
-    return;
-  struct pp_mthread t = { 0 };
-  uint64_t a[PPC_MAX_METRICS], b[PPC_MAX_METRICS];
-  for (int r = 0; r < CAL_ROUNDS; r++)
-    {
-      __pp_metric_read (&t, a);
-      for (int k = 0; k < CAL_PAIRS; k++)
-        __pp_exit (__pp_enter (&cal, ret, frame));
-      __pp_metric_read (&t, b);
-      for (uint32_t m = 0; m < n; m++)
-        {
-          double d = (double) (b[m] - a[m]) / CAL_PAIRS;
-          if (ee[m] < 0 || d < ee[m])
-            ee[m] = d;
-        }
-      uint64_t *tok = __pp_enter (&cal, ret, frame);
-      __pp_metric_read (&t, a);
-      for (int k = 0; k < CAL_PAIRS; k++)
-        __pp_metric_path (tok + 1, n);
-      __pp_metric_read (&t, b);
-      __pp_exit (tok);
-      for (uint32_t m = 0; m < n; m++)
-        {
-          double d = (double) (b[m] - a[m]) / CAL_PAIRS;
-          if (pc[m] < 0 || d < pc[m])
-            pc[m] = d;
-        }
-    }
-  __pp_cct_private_end ();
-  __pp_metric_thread_close (&t);
-  for (uint32_t m = 0; m < n; m++)
-    {
-      metrics[m].enter_exit_cost = ee[m];
-      metrics[m].path_cost = pc[m];
-    }
-}
-
 /* ------------------------------------------------------------- the list */
 
 /* LIST without blanks, NUL-separated names in OUT; their count.  */
@@ -486,9 +426,17 @@ __pp_metric_register (const char *list, const char *who)
       choose_source (&metrics[m]);
     }
   __atomic_store_n (&__pp_metric_n, n, __ATOMIC_RELEASE);
-  if (n)
-    calibrate ();
   return 1;
+}
+
+void
+__pp_metric_costs (const double *enter_exit, const double *path)
+{
+  for (uint32_t m = 0; m < __pp_metric_n; m++)
+    {
+      metrics[m].enter_exit_cost = enter_exit[m];
+      metrics[m].path_cost = path[m];
+    }
 }
 
 uint32_t

@@ -1,7 +1,19 @@
 /* Metrics along paths (PLDI'97 §3): the program's event list, where each
    event's figures come from, and reading them in a thread.  runtime/cct.c
    reads them at __pp_enter, __pp_exit and __pp_metric_path; doc/metrics.md
-   describes the sources and their fallback order.  */
+   describes the sources and their fallback order.
+
+   cct.c calls metric.c, never the reverse: metric.c is a leaf that knows
+   nothing of the trees.  The accounting along paths (what a path and its
+   callees took: carry, mark, exclusive totals, §3.1) is the shadow
+   stack's, and stays with it in cct.c, as does the probes' calibration,
+   which runs the probes.  Not a hook installed by metric.c: metric.o must
+   come out of libpprt.a with cct.o in any case, by a reference from it,
+   since the probes' ABI gives metric.c no symbol of its own that every
+   metrics build refers to (a unit with a metric list whose functions all
+   count by hash or PPP calls no __pp_metric_path: only array-mode
+   functions get metrics, plugin/instrument.cc; yet its contexts get
+   exclusive metric totals from __pp_enter and __pp_exit's readings).  */
 #ifndef PPRT_METRIC_H
 #define PPRT_METRIC_H
 
@@ -24,7 +36,7 @@ struct pp_mthread
 
 /* LIST (a unit's -fprofile-paths-metric=, comma-separated) from the unit
    WHO: the first list registered becomes the program's, and gets its
-   sources chosen and the probes' cost measured (calibrate, below).
+   sources chosen (then cct.c measures the probes' cost).
    Returns 1 when LIST is the program's list, 0 when it differs (one
    warning line; that unit's metrics are not recorded).  */
 PPRT_HIDDEN int __pp_metric_register (const char *list, const char *who);
@@ -37,6 +49,11 @@ PPRT_HIDDEN void __pp_metric_read (struct pp_mthread *t, uint64_t *now);
    (the forking thread, in the child).  */
 PPRT_HIDDEN void __pp_metric_thread_close (struct pp_mthread *t);
 PPRT_HIDDEN void __pp_metric_thread_reopen (struct pp_mthread *t);
+
+/* What one __pp_enter/__pp_exit pair and one __pp_metric_path add to
+   each program metric, as cct.c measured them ([__pp_metric_n] each).  */
+PPRT_HIDDEN void __pp_metric_costs (const double *enter_exit,
+                                    const double *path);
 
 /* The program's metrics for the profile header (name, source, unit,
    probe costs); returns their count.  */

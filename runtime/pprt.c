@@ -32,6 +32,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,36 +41,12 @@
 #include <unistd.h>
 
 #include "db_write.h"
-#include "hashtable.h"
-#include "hpt.h"
+#include "mode.h"
 
-/* meta_section.c: a function's metadata, from its object's .pp_meta.  */
-PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
-                                      const struct __pp_fn_desc *d);
+/* meta_section.c: bytes of a unit's .pp_meta record (its functions'
+   metadata: __pp_fn_meta, mode.h).  */
 PPRT_HIDDEN const char *__pp_unit_bytes (struct __pp_unit *u,
                                          uint64_t offset, uint64_t len);
-
-/* switch.c: the profile flag's environment, and its thread after fork.
-   Weak: switch.c comes out of libpprt.a only when an object refers to the
-   flag (__pp_on: a -fprofile-paths-switch build) or calls
-   __pp_profile_on/off; a program without switching reads none of
-   PPGCC_PROFILE, PPGCC_SAMPLE and PPGCC_SWITCH_SIGNAL (issue 15).  */
-PPRT_HIDDEN __attribute__ ((weak)) void __pp_switch_init (void);
-PPRT_HIDDEN __attribute__ ((weak)) void __pp_switch_after_fork (void);
-PPRT_HIDDEN __attribute__ ((weak)) int __pp_switch_nothing_counted (void);
-
-/* cct.c: calling contexts and metrics (units with PP_UNIT_CCT or a metric
-   list), written to the program's .ppc (runtime/cct_dump.c).
-   Weak: cct.c comes out of libpprt.a only when an object calls
-   __pp_enter (a -fprofile-paths=cct or metric build), and with it
-   cct_dump.c, metric.c and the .ppc codec; a plain Ball-Larus program
-   links none of them (65 KB of text before, issue 15).  */
-#define PPRT_WEAK PPRT_HIDDEN __attribute__ ((weak))
-PPRT_WEAK void __pp_cct_register_unit (struct __pp_unit *u);
-PPRT_WEAK void __pp_cct_dump (void);
-PPRT_WEAK void __pp_cct_zero (void);
-PPRT_WEAK void __pp_cct_after_fork (void);
-PPRT_WEAK void __pp_cct_dump_after_fork (void);
 
 /* What instrumented objects refer to (rt_abi.h): linked without this
    runtime, the linker names it.  */
@@ -156,6 +133,25 @@ clear_counters (uint64_t *c, uint64_t n)
     }
 }
 
+/* The counting mode (mode.h) of D's paths that no array holds: the one
+   whose flag D has (PP_FN_HPT: the Hot Path Table), else the default one
+   (the hash table); NULL when no such mode is linked, when no probe can
+   have reached one.  */
+static const struct __pp_mode *
+side_table (const struct __pp_fn_desc *d)
+{
+  const struct __pp_mode *fallback = NULL;
+  PPRT_FOR_EACH_MODE (m)
+    if (m->collect)
+      {
+        if (m->fn_flag & d->flags)
+          return m;
+        if (!m->fn_flag)
+          fallback = m;
+      }
+  return fallback;
+}
+
 static void
 drain_counts (struct __pp_unit *u, const ppd_profile *snap)
 {
@@ -176,10 +172,9 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
       if (PP_FN_EXT (fn, ppp_counts))
         memset (fn->ext->ppp_counts, 0,
                 fn->ext->ppp_size * sizeof *fn->ext->ppp_counts);
-      if ((fn->flags & PP_FN_HPT) && __pp_hpt_clear)
-        __pp_hpt_clear (fn);
-      else if (__pp_table_clear)
-        __pp_table_clear (fn);
+      const struct __pp_mode *side = side_table (fn);
+      if (side)
+        side->clear (fn);
     }
 }
 
@@ -190,32 +185,41 @@ zero_counts (struct __pp_unit *u)
   drain_counts (u, NULL);
 }
 
+/* Every linked mode's hook at offset HOOK in struct __pp_mode, one of
+   type void (void): a loop for init, after_fork and reset, smaller than
+   three in every program.  */
+static void
+run_hooks (size_t hook)
+{
+  PPRT_FOR_EACH_MODE (m)
+    {
+      void (*f) (void) = *(void (*const *) (void)) ((const char *) m + hook);
+      if (f)
+        f ();
+    }
+}
+#define RUN_HOOKS(name) run_hooks (offsetof (struct __pp_mode, name))
+
 /* fork: the child starts from zero, like gcov; what the parent counted
    before the fork is the parent's to write.  */
 static void
 after_fork_in_child (void)
 {
   pthread_mutex_init (&dump_lock, NULL);
-  if (__pp_hpt_after_fork)
-    __pp_hpt_after_fork ();
-  if (__pp_switch_after_fork)
-    __pp_switch_after_fork ();
+  /* The modes first: the Hot Path Table frees the set locks that
+     clearing its functions below takes.  */
+  RUN_HOOKS (after_fork);
   ncounted = 0; /* the child is a run of its own */
-  if (__pp_cct_dump_after_fork)
-    __pp_cct_dump_after_fork ();
   __pp_resident_begin (&resident);
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
   __pp_resident_end (&resident);
-  if (__pp_cct_after_fork)
-    __pp_cct_after_fork ();
 }
 
 static void
 runtime_init (void)
 {
-  if (__pp_switch_init)
-    __pp_switch_init ();
+  RUN_HOOKS (init);
   pthread_atfork (NULL, NULL, after_fork_in_child);
 }
 
@@ -235,8 +239,9 @@ __pp_register_unit (struct __pp_unit *u)
   do
     u->next = head;
   while (!atomic_compare_exchange_weak (&registered, &head, u));
-  if (__pp_cct_register_unit)
-    __pp_cct_register_unit (u);
+  PPRT_FOR_EACH_MODE (m)
+    if (m->register_unit)
+      m->register_unit (u);
 }
 
 /* --------------------------------------------------------- file names */
@@ -301,7 +306,7 @@ make_parent_dirs (char *path)
       }
 }
 
-/* The same for the .ppc (cct_dump.c).  */
+/* The same for the modes' files (the .ppc: cct_dump.c).  */
 PPRT_HIDDEN char *
 __pp_profile_path (const char *path)
 {
@@ -349,12 +354,8 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
 {
   ppd_pair *table = NULL;
   uint64_t ntable = 0;
-  if (((d->flags & PP_FN_HPT) && __pp_hpt_collect
-           ? __pp_hpt_collect (d, &table, &ntable, &fn->dropped)
-           : __pp_table_collect
-               ? __pp_table_collect (d, &table, &ntable, &fn->dropped)
-               : 0)
-      < 0)
+  const struct __pp_mode *side = side_table (d);
+  if (side && side->collect (d, &table, &ntable, &fn->dropped) < 0)
     return -1;
   /* One pass over the arrays (a large one is mostly zeros: scanning it
      twice, to size and then to fill, was a third of sqlite3's exit).  The
@@ -663,9 +664,9 @@ nothing_new (const ppd_profile *p)
   return 1;
 }
 
-/* The database session of the dump in progress (cct_dump.c writes the
-   .ppc into it too).  Under dump_lock.  */
-PPRT_HIDDEN struct __pp_db_session __pp_db;
+/* The database session of the dump in progress (the modes' dump hooks
+   get it: cct_dump.c writes the .ppc into it too).  Under dump_lock.  */
+static struct __pp_db_session session;
 
 void
 __pp_dump (void)
@@ -679,11 +680,13 @@ __pp_dump (void)
   __pp_resident_begin (&resident);
   /* PPGCC_PROFILE_DB: into the database, not beside the objects; when it
      cannot be written, the counts stay for a later dump.  */
-  int in_db = __pp_db_begin (&__pp_db);
-  /* The contexts first: flat metric profiles read the units' counters,
-     which the .ppd dump below zeroes.  */
-  if (__pp_cct_dump && in_db >= 0)
-    __pp_cct_dump ();
+  int in_db = __pp_db_begin (&session);
+  /* The modes' files first (the contexts: flat metric profiles read the
+     units' counters, which the .ppd dump below zeroes).  */
+  if (in_db >= 0)
+    PPRT_FOR_EACH_MODE (m)
+      if (m->dump)
+        m->dump (&session);
   /* Every unit's counts first, once: the program's maximum goes into each
      unit's profile.  */
   int n = 0;
@@ -711,7 +714,7 @@ __pp_dump (void)
       if (ok[i] && !snaps[i].runs && nothing_new (&snaps[i]))
         ; /* its file has this run and all its counts */
       else if (ok[i] && in_db >= 0
-               && (in_db == 0 ? __pp_db_write_unit (&__pp_db, u, &snaps[i])
+               && (in_db == 0 ? __pp_db_write_unit (&session, u, &snaps[i])
                               : dump_unit (u, &snaps[i])) == 0)
         {
           drain_counts (u, &snaps[i]);
@@ -721,7 +724,7 @@ __pp_dump (void)
       snapshot_free (&snaps[i]);
     }
   if (in_db == 0)
-    __pp_db_end (&__pp_db);
+    __pp_db_end (&session);
   free (snaps);
   free (ok);
   __pp_resident_end (&resident);
@@ -738,8 +741,7 @@ __pp_reset (void)
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     zero_counts (u);
   __pp_resident_end (&resident);
-  if (__pp_cct_zero)
-    __pp_cct_zero ();
+  RUN_HOOKS (reset);
   pthread_mutex_unlock (&dump_lock);
 }
 
@@ -755,7 +757,8 @@ __pp_reset (void)
 __attribute__ ((destructor (100))) static void
 dump_at_exit (void)
 {
-  if (__pp_switch_nothing_counted && __pp_switch_nothing_counted ())
-    return;
+  PPRT_FOR_EACH_MODE (m)
+    if (m->nothing_counted && m->nothing_counted ())
+      return;
   __pp_dump ();
 }

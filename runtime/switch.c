@@ -7,8 +7,14 @@
    PPGCC_PROFILE=off, in bursts by PPGCC_SAMPLE=ON_MS:OFF_MS (a thread of
    the runtime flips it; after fork the child gets its own), and by a signal
    named in PPGCC_SWITCH_SIGNAL (e.g. USR2), whose handler flips it.  A
-   program built without switching ignores all of this.  */
+   program built without switching ignores all of this: this file comes
+   out of libpprt.a only when an object refers to the flag (__pp_on: a
+   -fprofile-paths-switch build) or calls __pp_profile_on/off, and plugs
+   into the core as a mode (mode.h): a program without switching reads
+   none of PPGCC_PROFILE, PPGCC_SAMPLE and PPGCC_SWITCH_SIGNAL (issue
+   15).  */
 #define _GNU_SOURCE
+#include "mode.h"
 #include "pp/rt_abi.h"
 
 #include <errno.h>
@@ -116,8 +122,8 @@ signal_number (const char *name)
 }
 
 /* Called once, when the first unit registers.  */
-__attribute__ ((visibility ("hidden"))) void
-__pp_switch_init (void)
+static void
+switch_init (void)
 {
   const char *initial = getenv ("PPGCC_PROFILE");
   if (initial && !strcmp (initial, "off"))
@@ -156,8 +162,8 @@ __pp_switch_init (void)
 }
 
 /* fork: the sampling thread is the parent's; the child gets one too.  */
-__attribute__ ((visibility ("hidden"))) void
-__pp_switch_after_fork (void)
+static void
+switch_after_fork (void)
 {
   if (sample_on_ms > 0 && sample_off_ms > 0)
     start_sampler ();
@@ -170,8 +176,14 @@ __pp_switch_after_fork (void)
    count while the flag still has its initial 1).  Nothing to write: the
    .ppd files are left as they are, their run count not bumped.  A fork's
    child inherits the parent's state.  */
-__attribute__ ((visibility ("hidden"))) int
-__pp_switch_nothing_counted (void)
+static int
+nothing_counted (void)
 {
   return &__pp_switched != 0 && __atomic_load_n (&never_on, __ATOMIC_RELAXED);
 }
+
+PPRT_MODE (switch_mode) = {
+  .init = switch_init,
+  .after_fork = switch_after_fork,
+  .nothing_counted = nothing_counted,
+};
