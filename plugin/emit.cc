@@ -158,7 +158,9 @@ ppgcc_new_counters (uint64_t num_paths)
   tree var = new_static_var (type, "__pp_counts");
   /* No pointer in the function points into the counters (only the
      runtime reads them, at exit), as for gcov's counters: user loads and
-     stores need not be ordered against the probes' increments.  */
+     stores need not be ordered against the probes' increments.  Unless
+     the path register holds a counter's address (probes.cc clears the
+     flag then).  */
   DECL_NONALIASED (var) = 1;
   finalize_probe_var (var);
   return var;

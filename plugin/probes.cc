@@ -14,6 +14,14 @@ u64_cst (uint64_t v)
 
 static std::vector<gimple *> count_stmts;
 
+/* Whether the Ball-Larus register of the function being instrumented holds
+   the address &counters[r] rather than the id r (plain array counting
+   only, see ppgcc_insert_probes): a path end is then one
+   `addq $1, off(%reg)'.  With an id, a position-independent program needs
+   `lea counters(%rip)' before each path end's add, as rip-relative
+   addressing takes no index register.  */
+static bool reg_holds_address;
+
 std::vector<gimple *>
 ppgcc_take_count_stmts ()
 {
@@ -215,6 +223,14 @@ gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
       gen_ppp_count (seq, p, regs, fn, checks);
       return;
     }
+  if (reg_holds_address && p.count_uses_reg)
+    {
+      tree u64 = ppgcc_u64_type ();
+      gen_increment (seq, build2 (MEM_REF, u64, regs[0],
+                                  build_int_cst (build_pointer_type (u64),
+                                                 p.count_off * 8)));
+      return;
+    }
   tree index = path_index (seq, regs[0], p.count_uses_reg, p.count_off);
   tree counters = fn.count_base ? fn.count_base : fn.counters;
   if (!counters && fn.hash_keys)
@@ -252,7 +268,20 @@ gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
     }
   else if (p.count)
     gen_count (&seq, p, regs, fn, checks);
-  for (int r = 0; r < 2; r++)
+  if (reg_holds_address && p.op[0] != PP_REG_NONE)
+    {
+      /* &counters[v], or reg + v * 8 (modulo 2^64: an increment may be
+         "negative"; the address is only dereferenced at a path end, where
+         it lies in the array).  In the count statements, for
+         derive.cc.  */
+      tree rhs = p.op[0] == PP_REG_SET
+                 ? build_fold_addr_expr (array_ref (fn.counters,
+                                                    u64_cst (p.val[0])))
+                 : build2 (POINTER_PLUS_EXPR, TREE_TYPE (regs[0]), regs[0],
+                           build_int_cstu (sizetype, p.val[0] * 8));
+      add_count_stmt (&seq, gimple_build_assign (regs[0], rhs));
+    }
+  for (int r = reg_holds_address ? 1 : 0; r < 2; r++)
     {
       if (!regs[r])
         continue;
@@ -465,7 +494,21 @@ ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
 {
   /* The Ball-Larus register, and the PPP one when there are PPP arrays
      (thesis §3.6 "Register usage": both change on the same chords).  */
-  if (!regs[0])
+  reg_holds_address = !regs[0] && fn.counters && !fn.count_base
+                      && !fn.ppp_ids && !fn.hash_keys && !fn.metric_base
+                      && !ppgcc_opts.atomic;
+  if (reg_holds_address)
+    {
+      regs[0] = create_tmp_var (build_pointer_type (ppgcc_u64_type ()),
+                                "pp_path");
+      /* ppgcc_new_counters marks the array DECL_NONALIASED (nothing
+         points into it).  Now something does: left set, the alias oracle
+         lets the count through one inlined copy's register be reordered
+         past another copy's, and a count is lost (bzip2's bsW at -O2;
+         testsuite/ppgcc.paths/inlined-loop.c).  */
+      DECL_NONALIASED (fn.counters) = 0;
+    }
+  else if (!regs[0])
     {
       regs[0] = create_tmp_var (ppgcc_u64_type (), "pp_path");
       regs[1] = fn.ppp_ids ? create_tmp_var (ppgcc_u64_type (), "pp_ppp")
@@ -488,4 +531,5 @@ ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
      split there.  */
   split_flag_checks (fun, flags);
   split_ppp_checks (fun, checks, fn);
+  reg_holds_address = false;
 }
