@@ -32,10 +32,16 @@ ppd_put (ppd_out *o, const void *data, size_t n)
 static void
 ppd_put_u32 (ppd_out *o, uint32_t v)
 {
-  unsigned char b[4];
-  for (int i = 0; i < 4; i++)
-    b[i] = (unsigned char) (v >> (8 * i));
-  ppd_put (o, b, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  v = __builtin_bswap32 (v);
+#endif
+  if (o->cap - o->len >= 4) /* in place, as ppd_put_u64 */
+    {
+      memcpy (o->buf + o->len, &v, 4);
+      o->len += 4;
+    }
+  else
+    ppd_put (o, &v, 4);
 }
 
 static void
@@ -135,8 +141,21 @@ ppd_get (ppd_in *in, int bytes)
       return 0;
     }
   uint64_t v = 0;
-  for (int i = 0; i < bytes; i++)
-    v |= (uint64_t) in->p[i] << (8 * i);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* A load, not a byte loop: the exit reads every field of the old
+     profile (issue 15).  */
+  if (bytes == 8)
+    memcpy (&v, in->p, 8);
+  else if (bytes == 4)
+    {
+      uint32_t w;
+      memcpy (&w, in->p, 4);
+      v = w;
+    }
+  else
+#endif
+    for (int i = 0; i < bytes; i++)
+      v |= (uint64_t) in->p[i] << (8 * i);
   in->p += bytes;
   return v;
 }
@@ -842,6 +861,15 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
   ppd_in in = { old + PPD_HEADER_SIZE, old + len, 0 };
   ppd_out o = { NULL, 0, 0, 0 };
   int rc = 1;
+  /* The output's size at most: OLD, and what this run may add to it (its
+     source, each function's metadata and records).  Allocated once, not
+     grown by doubling and copied on the way.  */
+  size_t bound = len + (now->source ? strlen (now->source) : 0);
+  for (uint32_t f = 0; f < now->nfns; f++)
+    bound += now->fns[f].meta_len + 16 * now->fns[f].npairs
+             + 8 * now->fns[f].ntrained;
+  o.buf = malloc (bound);
+  o.cap = o.buf ? bound : 0;
   ppd_put (&o, PPD_MAGIC, 4);
   ppd_put_u32 (&o, PPD_VERSION);
   ppd_put_u64 (&o, 0); /* length, patched below */
