@@ -290,39 +290,104 @@ pp_is_temp_of (const char *name, const char *base, long *pid)
   return *p == '\0';
 }
 
-/* Removes what killed writers left beside PATH: temporaries of PATH
-   (only names of the pattern above), regular files of this user, whose
-   writer no longer runs or that are older than PP_TMP_MAX_AGE.  Call it
-   holding PATH's lock: live writers of PATH hold it while their temporary
-   exists.  */
-PP_IO_API void
-pp_remove_stale_temps (const char *path)
+/* PATH's directory, with its final slash ("." without one), malloc'd.  */
+static char *
+dir_of (const char *path)
 {
   const char *slash = strrchr (path, '/');
-  const char *base = slash ? slash + 1 : path;
-  char *dir = slash ? strndup (path, (size_t) (slash - path) + 1)
-                    : strdup (".");
-  DIR *d = dir ? opendir (dir) : NULL;
-  free (dir);
+  return slash ? strndup (path, (size_t) (slash - path) + 1) : strdup (".");
+}
+
+PP_IO_API void
+pp_temp_list_free (pp_temp_list *l)
+{
+  for (size_t i = 0; i < l->n; i++)
+    free (l->names[i]);
+  free (l->names);
+  free (l->dir);
+  memset (l, 0, sizeof *l);
+}
+
+PP_IO_API void
+pp_list_temps (const char *path, pp_temp_list *l)
+{
+  pp_temp_list_free (l);
+  l->dir = dir_of (path);
+  DIR *d = l->dir ? opendir (l->dir) : NULL;
   if (!d)
     return;
-  time_t now = time (NULL);
+  size_t cap = 0;
   struct dirent *e;
   while ((e = readdir (d)))
     {
+      if (!strstr (e->d_name, PP_TMP_INFIX))
+        continue;
+      if (l->n == cap)
+        {
+          size_t more = cap ? 2 * cap : 8;
+          char **grown = realloc (l->names, more * sizeof *grown);
+          if (!grown)
+            break;
+          l->names = grown;
+          cap = more;
+        }
+      if (!(l->names[l->n] = strdup (e->d_name)))
+        break;
+      l->n++;
+    }
+  closedir (d);
+}
+
+/* Whether LIST (pp_list_temps) is of PATH's directory.  */
+PP_IO_API int
+pp_temp_list_of (const pp_temp_list *l, const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  size_t n = slash ? (size_t) (slash - path) + 1 : 0;
+  return l->dir && (slash ? strlen (l->dir) == n && !memcmp (l->dir, path, n)
+                          : !strcmp (l->dir, "."));
+}
+
+PP_IO_API void
+pp_remove_stale_temps_among (const char *path, const pp_temp_list *l)
+{
+  const char *slash = strrchr (path, '/');
+  const char *base = slash ? slash + 1 : path;
+  int dfd = -1;
+  time_t now = 0;
+  for (size_t i = 0; i < l->n; i++)
+    {
       long pid;
       struct stat st;
-      if (!pp_is_temp_of (e->d_name, base, &pid)
-          || fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
+      if (!pp_is_temp_of (l->names[i], base, &pid))
+        continue;
+      if (dfd < 0)
+        {
+          dfd = open (l->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+          if (dfd < 0)
+            return;
+          now = time (NULL);
+        }
+      if (fstatat (dfd, l->names[i], &st, AT_SYMLINK_NOFOLLOW) < 0
           || !S_ISREG (st.st_mode) || st.st_uid != geteuid ())
         continue;
       /* This process writes nothing now: it holds the lock.  */
       int gone = pid <= 0 || pid == (long) getpid ()
                  || (kill ((pid_t) pid, 0) < 0 && errno == ESRCH);
       if (gone || now - st.st_mtime > PP_TMP_MAX_AGE)
-        unlinkat (dirfd (d), e->d_name, 0);
+        unlinkat (dfd, l->names[i], 0);
     }
-  closedir (d);
+  if (dfd >= 0)
+    close (dfd);
+}
+
+PP_IO_API void
+pp_remove_stale_temps (const char *path)
+{
+  pp_temp_list l = { NULL, NULL, 0 };
+  pp_list_temps (path, &l);
+  pp_remove_stale_temps_among (path, &l);
+  pp_temp_list_free (&l);
 }
 
 /* Whether a profile is synced to disk before its rename.  The tools

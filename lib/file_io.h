@@ -55,7 +55,30 @@ PP_IO_API void pp_unlock (int fd);
 
 PP_IO_API uint64_t pp_random64 (void);
 PP_IO_API int pp_is_temp_of (const char *name, const char *base, long *pid);
+/* Removes what killed writers left beside PATH: temporaries of PATH
+   (only names of the pattern above), regular files of this user, whose
+   writer no longer runs or that are older than PP_TMP_MAX_AGE.  Call it
+   holding PATH's lock: live writers of PATH hold it while their temporary
+   exists.  */
 PP_IO_API void pp_remove_stale_temps (const char *path);
+
+/* The same in two steps, for a writer of many profiles in one directory
+   (the runtime's dump: zstd writes 42 there, and reading the directory
+   for each was a tenth of its exit): the names of a directory that hold
+   PP_TMP_INFIX, listed once, then each profile's own stale temporaries
+   among them, removed under its lock.  A temporary left after the
+   listing waits for a later write.  */
+typedef struct
+{
+  char *dir;    /* with its final slash, or "." */
+  char **names;
+  size_t n;
+} pp_temp_list;
+PP_IO_API void pp_list_temps (const char *path, pp_temp_list *l);
+PP_IO_API int pp_temp_list_of (const pp_temp_list *l, const char *path);
+PP_IO_API void pp_remove_stale_temps_among (const char *path,
+                                            const pp_temp_list *l);
+PP_IO_API void pp_temp_list_free (pp_temp_list *l);
 
 /* LEN bytes of BUF to PATH atomically (temporary, maybe fsync, rename):
    0, or -1 with errno set.  */

@@ -93,6 +93,10 @@
 #define pp_random64 __pp_random64
 #define pp_is_temp_of __pp_is_temp_of
 #define pp_remove_stale_temps __pp_remove_stale_temps
+#define pp_list_temps __pp_list_temps
+#define pp_temp_list_of __pp_temp_list_of
+#define pp_remove_stale_temps_among __pp_remove_stale_temps_among
+#define pp_temp_list_free __pp_temp_list_free
 #define pp_write_file_atomic __pp_write_file_atomic
 #define pp_elf_read_section __pp_elf_read_section
 

@@ -107,6 +107,56 @@ test_sum64_lengths (void)
     CU_ASSERT_EQUAL (pp_sum64 (b, n), sum64 (b, n));
 }
 
+/* Stale temporaries in two steps (pp_list_temps, then each profile's
+   among them): a directory listed once serves every profile in it, and
+   each profile removes only its own writers' leftovers.  */
+static void
+test_temps_listed_once (void)
+{
+  char dir[] = "/tmp/pp-temps-XXXXXX";
+  CU_ASSERT_FATAL (mkdtemp (dir) != NULL);
+  const char *names[] = { "a.ppd.tmp.2147483646.0123456789abcdef",
+                          "b.ppd.tmp.2147483646.0123456789abcdef",
+                          "a.ppd.tmpx.2147483646", "a.ppd", "notes.txt" };
+  char path[256];
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    {
+      snprintf (path, sizeof path, "%s/%s", dir, names[i]);
+      FILE *f = fopen (path, "w");
+      CU_ASSERT_FATAL (f != NULL);
+      fclose (f);
+    }
+  pp_temp_list l = { NULL, NULL, 0 };
+  snprintf (path, sizeof path, "%s/a.ppd", dir);
+  CU_ASSERT (!pp_temp_list_of (&l, path));
+  pp_list_temps (path, &l);
+  CU_ASSERT_EQUAL (l.n, 2); /* the names holding ".tmp." */
+  CU_ASSERT (pp_temp_list_of (&l, path));
+  char other[256];
+  snprintf (other, sizeof other, "%s/sub/b.ppd", dir);
+  CU_ASSERT (!pp_temp_list_of (&l, other));
+  CU_ASSERT (!pp_temp_list_of (&l, "b.ppd"));
+  pp_remove_stale_temps_among (path, &l);
+  snprintf (other, sizeof other, "%s/%s", dir, names[0]);
+  CU_ASSERT (access (other, F_OK) != 0); /* a's, its writer gone */
+  snprintf (other, sizeof other, "%s/%s", dir, names[1]);
+  CU_ASSERT (access (other, F_OK) == 0); /* b's: not a's to remove */
+  snprintf (other, sizeof other, "%s/b.ppd", dir);
+  pp_remove_stale_temps_among (other, &l); /* the same list serves b */
+  snprintf (other, sizeof other, "%s/%s", dir, names[1]);
+  CU_ASSERT (access (other, F_OK) != 0);
+  snprintf (other, sizeof other, "%s/%s", dir, names[2]);
+  CU_ASSERT (access (other, F_OK) == 0); /* not the pattern */
+  pp_temp_list_free (&l);
+  CU_ASSERT (l.n == 0 && !l.dir && !l.names);
+  for (size_t i = 2; i < sizeof names / sizeof *names; i++)
+    {
+      snprintf (path, sizeof path, "%s/%s", dir, names[i]);
+      unlink (path);
+    }
+  CU_ASSERT (rmdir (dir) == 0);
+}
+
 static void
 store_le (unsigned char *at, uint64_t v, int bytes)
 {
@@ -967,6 +1017,8 @@ pp_add_ppd_tests (void)
   CU_add_test (s, "version 2 round trip with trained lists", test_round_trip);
   CU_add_test (s, "files", test_files);
   CU_add_test (s, "checksum of every length", test_sum64_lengths);
+  CU_add_test (s, "stale temporaries: a directory listed once",
+               test_temps_listed_once);
   CU_add_test (s, "version 1 image", test_version1);
   CU_add_test (s, "merge: counts add, trained sets unite", test_merge);
   CU_add_test (s, "merge of objects: same-named static functions kept",
