@@ -26,8 +26,10 @@ PP_IO_API void pp_buf_put (pp_buf *o, const void *data, size_t n);
 
 /* FNV-1a 64 of N bytes at P (the .ppc's checksum, .ppd versions 1-2).  */
 PP_IO_API uint64_t pp_fnv64 (const void *p, size_t n);
-/* The .ppd checksum from format version 3 on, a word at a time.  */
+/* The .ppd checksum of format version 3, a word at a time.  */
 PP_IO_API uint64_t pp_sum64 (const void *p, size_t n);
+/* The .ppd checksum from format version 4 on: eight lanes of sums.  */
+PP_IO_API uint64_t pp_sum64_lanes (const void *p, size_t n);
 
 /* PATH's bytes in a malloc'd *BUF of *LEN: 0; 1 when PATH does not exist;
    -1 with *WHY a static reason.  _flags adds OFLAGS to open's.  */
@@ -55,30 +57,7 @@ PP_IO_API void pp_unlock (int fd);
 
 PP_IO_API uint64_t pp_random64 (void);
 PP_IO_API int pp_is_temp_of (const char *name, const char *base, long *pid);
-/* Removes what killed writers left beside PATH: temporaries of PATH
-   (only names of the pattern above), regular files of this user, whose
-   writer no longer runs or that are older than PP_TMP_MAX_AGE.  Call it
-   holding PATH's lock: live writers of PATH hold it while their temporary
-   exists.  */
 PP_IO_API void pp_remove_stale_temps (const char *path);
-
-/* The same in two steps, for a writer of many profiles in one directory
-   (the runtime's dump: zstd writes 42 there, and reading the directory
-   for each was a tenth of its exit): the names of a directory that hold
-   PP_TMP_INFIX, listed once, then each profile's own stale temporaries
-   among them, removed under its lock.  A temporary left after the
-   listing waits for a later write.  */
-typedef struct
-{
-  char *dir;    /* with its final slash, or "." */
-  char **names;
-  size_t n;
-} pp_temp_list;
-PP_IO_API void pp_list_temps (const char *path, pp_temp_list *l);
-PP_IO_API int pp_temp_list_of (const pp_temp_list *l, const char *path);
-PP_IO_API void pp_remove_stale_temps_among (const char *path,
-                                            const pp_temp_list *l);
-PP_IO_API void pp_temp_list_free (pp_temp_list *l);
 
 /* LEN bytes of BUF to PATH atomically (temporary, maybe fsync, rename):
    0, or -1 with errno set.  */

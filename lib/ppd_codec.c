@@ -73,7 +73,7 @@ static void
 ppd_seal (ppd_out *o)
 {
   uint64_t payload = o->len - PPD_HEADER_SIZE;
-  uint64_t sum = pp_sum64 (o->buf + PPD_HEADER_SIZE, payload);
+  uint64_t sum = pp_sum64_lanes (o->buf + PPD_HEADER_SIZE, payload);
   for (int i = 0; i < 8; i++)
     {
       o->buf[8 + i] = (unsigned char) (payload >> (8 * i));
@@ -227,9 +227,12 @@ ppd_check (const unsigned char *buf, size_t len, const char **why)
                                               : "trailing bytes after the profile";
       return 0;
     }
-  /* Versions 1 and 2 were checksummed byte by byte (FNV-1a 64).  */
-  uint64_t have = version >= 3 ? pp_sum64 (buf + PPD_HEADER_SIZE, payload)
-                               : pp_fnv64 (buf + PPD_HEADER_SIZE, payload);
+  /* Versions 1 and 2 were checksummed byte by byte (FNV-1a 64), version
+     3 by a multiply a word (pp_sum64).  */
+  const unsigned char *at = buf + PPD_HEADER_SIZE;
+  uint64_t have = version >= 4   ? pp_sum64_lanes (at, payload)
+                  : version == 3 ? pp_sum64 (at, payload)
+                                 : pp_fnv64 (at, payload);
   if (have != sum)
     {
       *why = "checksum mismatch (corrupted)";

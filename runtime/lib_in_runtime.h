@@ -85,6 +85,7 @@
 #define pp_buf_put __pp_buf_put
 #define pp_fnv64 __pp_fnv64
 #define pp_sum64 __pp_sum64
+#define pp_sum64_lanes __pp_sum64_lanes
 #define pp_read_whole_file_flags __pp_read_whole_file_flags
 #define pp_read_whole_file __pp_read_whole_file
 #define pp_read_own_file __pp_read_own_file
@@ -93,10 +94,6 @@
 #define pp_random64 __pp_random64
 #define pp_is_temp_of __pp_is_temp_of
 #define pp_remove_stale_temps __pp_remove_stale_temps
-#define pp_list_temps __pp_list_temps
-#define pp_temp_list_of __pp_temp_list_of
-#define pp_remove_stale_temps_among __pp_remove_stale_temps_among
-#define pp_temp_list_free __pp_temp_list_free
 #define pp_write_file_atomic __pp_write_file_atomic
 #define pp_elf_read_section __pp_elf_read_section
 

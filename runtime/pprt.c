@@ -612,10 +612,8 @@ merge_and_write (const char *path, const char *buf, size_t len,
 
 /* Merges SNAP, the unit's counts since the last dump, into its file.
    Returns 0 when written.  */
-/* TEMPS: the temporaries' names of the directory of the unit written
-   before (pp_list_temps), listed again when this one's is another.  */
 static int
-dump_unit (struct __pp_unit *u, ppd_profile *snap, pp_temp_list *temps)
+dump_unit (struct __pp_unit *u, ppd_profile *snap)
 {
   char *path = profile_path (u->ppd_path);
   int rc = -1;
@@ -643,9 +641,7 @@ dump_unit (struct __pp_unit *u, ppd_profile *snap, pp_temp_list *temps)
                "written\n", path, why, path);
       goto out;
     }
-  if (!pp_temp_list_of (temps, path))
-    pp_list_temps (path, temps);
-  pp_remove_stale_temps_among (path, temps);
+  pp_remove_stale_temps (path);
   char *buf = NULL;
   size_t len = 0;
   int have = read_old (path, &buf, &len);
@@ -730,7 +726,6 @@ __pp_dump (void)
                  u->ppd_path);
     }
   uint64_t sum_max = snaps && ok && trained ? program_max (snaps, n) : 0;
-  pp_temp_list temps = { NULL, NULL, 0 };
   i = 0;
   for (struct __pp_unit *u = atomic_load (&registered);
        u && snaps && ok && trained; u = u->next, i++)
@@ -740,7 +735,7 @@ __pp_dump (void)
         ; /* its file has this run and all its counts */
       else if (ok[i] && in_db >= 0
                && (in_db == 0 ? __pp_db_write_unit (&session, u, &snaps[i])
-                              : dump_unit (u, &snaps[i], &temps)) == 0)
+                              : dump_unit (u, &snaps[i])) == 0)
         {
           drain_counts (u, &snaps[i]);
           if (snaps[i].runs)
@@ -753,7 +748,6 @@ __pp_dump (void)
   free (snaps);
   free (ok);
   free (trained);
-  pp_temp_list_free (&temps);
   __pp_resident_end (&resident);
   errno = saved;
   pthread_mutex_unlock (&dump_lock);

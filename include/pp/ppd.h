@@ -4,8 +4,9 @@
      magic      4 bytes  "PPD\x01"
      version    u32      PPD_VERSION
      length     u64      bytes of payload that follow the header
-     checksum   u64      pp_sum64 of the payload (lib/file_io.c; versions 1
-                         and 2: FNV-1a 64), against truncation, corruption
+     checksum   u64      pp_sum64_lanes of the payload (lib/file_io.c;
+                         version 3: pp_sum64; versions 1 and 2: FNV-1a 64),
+                         against truncation, corruption
      payload:
        runs     u64      program runs merged into this file
        sum_max  u64      (version 2) the most path executions of one
@@ -26,7 +27,8 @@
          ntrained x u64   profile in use had run (flag PP_FN_TRAINED),
                           ascending: what residual reports are against
    where str is u32 length + bytes (no terminator).  Version 1 files (no
-   trained list) and version 2 files (FNV-1a 64) are still read.
+   trained list), version 2 files (FNV-1a 64) and version 3 files
+   (pp_sum64) are still read.
 
    Counts add saturating at 2^64-1, never wrap.  */
 #ifndef PP_PPD_H
@@ -40,7 +42,7 @@ extern "C" {
 #endif
 
 #define PPD_MAGIC "PPD\x01"
-#define PPD_VERSION 3u
+#define PPD_VERSION 4u
 #define PPD_HEADER_SIZE 24
 
 typedef struct

@@ -90,6 +90,41 @@ sum64 (const unsigned char *p, size_t n)
   return h;
 }
 
+/* Our own pp_sum64_lanes (version 4 on): the bytes zero-padded to a
+   multiple of 64, word I (little-endian) into lane I mod 8, A += word
+   then B += A; the eight As, then the eight Bs, mixed into the length by
+   MurmurHash3's fmix64.  */
+static uint64_t
+fmix64 (uint64_t x)
+{
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ull;
+  x ^= x >> 33;
+  return x;
+}
+
+static uint64_t
+sum64_lanes (const unsigned char *p, size_t n)
+{
+  uint64_t a[8] = { 0 }, b[8] = { 0 };
+  for (size_t i = 0; 8 * i < (n + 63) / 64 * 64; i++)
+    {
+      uint64_t w = 0;
+      for (size_t k = 0; k < 8 && 8 * i + k < n; k++)
+        w |= (uint64_t) p[8 * i + k] << (8 * k);
+      a[i % 8] += w;
+      b[i % 8] += a[i % 8];
+    }
+  uint64_t h = 0x9e3779b97f4a7c15ull ^ (uint64_t) n;
+  for (int l = 0; l < 8; l++)
+    h = fmix64 (h ^ a[l]);
+  for (int l = 0; l < 8; l++)
+    h = fmix64 (h ^ b[l]);
+  return h;
+}
+
 /* pp_sum64, four words a step, against the word-at-a-time definition
    above: every length from 0 to 200 (whole steps, whole words, a 1-7
    byte tail) over the same bytes.  */
@@ -107,54 +142,44 @@ test_sum64_lengths (void)
     CU_ASSERT_EQUAL (pp_sum64 (b, n), sum64 (b, n));
 }
 
-/* Stale temporaries in two steps (pp_list_temps, then each profile's
-   among them): a directory listed once serves every profile in it, and
-   each profile removes only its own writers' leftovers.  */
+/* pp_sum64_lanes (64 bytes a step in vectors, then word by word) against
+   the definition above, every length from 0 to 300 and from every
+   alignment; and what it must notice: a changed byte anywhere, two words
+   that trade places, a zero word added at the end.  */
 static void
-test_temps_listed_once (void)
+test_sum64_lanes (void)
 {
-  char dir[] = "/tmp/pp-temps-XXXXXX";
-  CU_ASSERT_FATAL (mkdtemp (dir) != NULL);
-  const char *names[] = { "a.ppd.tmp.2147483646.0123456789abcdef",
-                          "b.ppd.tmp.2147483646.0123456789abcdef",
-                          "a.ppd.tmpx.2147483646", "a.ppd", "notes.txt" };
-  char path[256];
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+  unsigned char b[320];
+  uint64_t x = 88172645463325252ull;
+  for (size_t i = 0; i < sizeof b; i++)
     {
-      snprintf (path, sizeof path, "%s/%s", dir, names[i]);
-      FILE *f = fopen (path, "w");
-      CU_ASSERT_FATAL (f != NULL);
-      fclose (f);
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      b[i] = (unsigned char) x;
     }
-  pp_temp_list l = { NULL, NULL, 0 };
-  snprintf (path, sizeof path, "%s/a.ppd", dir);
-  CU_ASSERT (!pp_temp_list_of (&l, path));
-  pp_list_temps (path, &l);
-  CU_ASSERT_EQUAL (l.n, 2); /* the names holding ".tmp." */
-  CU_ASSERT (pp_temp_list_of (&l, path));
-  char other[256];
-  snprintf (other, sizeof other, "%s/sub/b.ppd", dir);
-  CU_ASSERT (!pp_temp_list_of (&l, other));
-  CU_ASSERT (!pp_temp_list_of (&l, "b.ppd"));
-  pp_remove_stale_temps_among (path, &l);
-  snprintf (other, sizeof other, "%s/%s", dir, names[0]);
-  CU_ASSERT (access (other, F_OK) != 0); /* a's, its writer gone */
-  snprintf (other, sizeof other, "%s/%s", dir, names[1]);
-  CU_ASSERT (access (other, F_OK) == 0); /* b's: not a's to remove */
-  snprintf (other, sizeof other, "%s/b.ppd", dir);
-  pp_remove_stale_temps_among (other, &l); /* the same list serves b */
-  snprintf (other, sizeof other, "%s/%s", dir, names[1]);
-  CU_ASSERT (access (other, F_OK) != 0);
-  snprintf (other, sizeof other, "%s/%s", dir, names[2]);
-  CU_ASSERT (access (other, F_OK) == 0); /* not the pattern */
-  pp_temp_list_free (&l);
-  CU_ASSERT (l.n == 0 && !l.dir && !l.names);
-  for (size_t i = 2; i < sizeof names / sizeof *names; i++)
+  int same = 0, tries = 0;
+  for (size_t off = 0; off < 8; off++)
+    for (size_t n = 0; n + off <= 300; n++, tries++)
+      same += pp_sum64_lanes (b + off, n) == sum64_lanes (b + off, n);
+  CU_ASSERT_EQUAL (same, tries);
+  uint64_t whole = pp_sum64_lanes (b, 256);
+  int noticed = 0;
+  for (size_t i = 0; i < 256; i++)
     {
-      snprintf (path, sizeof path, "%s/%s", dir, names[i]);
-      unlink (path);
+      b[i] ^= 0x10;
+      noticed += pp_sum64_lanes (b, 256) != whole;
+      b[i] ^= 0x10;
     }
-  CU_ASSERT (rmdir (dir) == 0);
+  CU_ASSERT_EQUAL (noticed, 256);
+  unsigned char t[8];
+  memcpy (t, b + 8, 8);
+  memcpy (b + 8, b + 72, 8); /* words 1 and 9: the same lane */
+  memcpy (b + 72, t, 8);
+  CU_ASSERT_NOT_EQUAL (pp_sum64_lanes (b, 256), whole);
+  memcpy (b + 72, b + 8, 8);
+  memcpy (b + 8, t, 8);
+  CU_ASSERT_EQUAL (pp_sum64_lanes (b, 256), whole);
+  memset (b + 256, 0, 8);
+  CU_ASSERT_NOT_EQUAL (pp_sum64_lanes (b, 264), whole);
 }
 
 static void
@@ -173,9 +198,11 @@ seal (unsigned char *buf, size_t len, uint32_t version)
   store_le (buf + 4, version, 4);
   store_le (buf + 8, len - PPD_HEADER_SIZE, 8);
   store_le (buf + 16,
-            version >= 3 ? sum64 (buf + PPD_HEADER_SIZE, len - PPD_HEADER_SIZE)
-                         : fnv1a64 (buf + PPD_HEADER_SIZE,
-                                    len - PPD_HEADER_SIZE),
+            version >= 4   ? sum64_lanes (buf + PPD_HEADER_SIZE,
+                                          len - PPD_HEADER_SIZE)
+            : version == 3 ? sum64 (buf + PPD_HEADER_SIZE, len - PPD_HEADER_SIZE)
+                           : fnv1a64 (buf + PPD_HEADER_SIZE,
+                                      len - PPD_HEADER_SIZE),
             8);
 }
 
@@ -260,7 +287,7 @@ test_round_trip (void)
   size_t len;
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
   CU_ASSERT_EQUAL (memcmp (buf, "PPD\x01", 4), 0);
-  CU_ASSERT_EQUAL (buf[4], 3); /* version 3 */
+  CU_ASSERT_EQUAL (buf[4], 4); /* version 4 */
 
   ppd_profile q;
   const char *why = NULL;
@@ -368,15 +395,26 @@ test_version1 (void)
   CU_ASSERT_EQUAL (h->pairs[1].count, 6);
   CU_ASSERT_EQUAL (h->ntrained, 0);
 
-  /* Written again, it is a version 3 file with a zero sum_max and an
+  /* Written again, it is a version 4 file with a zero sum_max and an
      empty trained list (the layout of version 2, another checksum).  */
   unsigned char *buf;
   size_t len;
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
+  image v4;
+  old_image (&v4, 4, 1);
+  CU_ASSERT_EQUAL_FATAL (len, v4.len);
+  CU_ASSERT_EQUAL (memcmp (buf, v4.buf, len), 0);
+  /* A version 3 image (pp_sum64) is still read, and checked with its
+     own sum: a version 4 header over it is corrupt.  */
   image v3;
   old_image (&v3, 3, 1);
-  CU_ASSERT_EQUAL_FATAL (len, v3.len);
-  CU_ASSERT_EQUAL (memcmp (buf, v3.buf, len), 0);
+  ppd_profile p3;
+  CU_ASSERT_EQUAL (ppd_decode (v3.buf, v3.len, &p3, &why), 0);
+  if (p3.nfns == 1)
+    CU_ASSERT_EQUAL (p3.fns[0].npairs, 2);
+  ppd_free (&p3);
+  store_le (v3.buf + 4, 4, 4);
+  expect_reject (v3.buf, v3.len, "checksum mismatch (corrupted)");
   /* A version 2 image (FNV-1a 64) is still read.  */
   image v2;
   old_image (&v2, 2, 1);
@@ -396,7 +434,7 @@ test_version1 (void)
      trained list, and other versions are refused.  */
   old_image (&im, 2, 0);
   expect_reject (im.buf, im.len, "malformed contents");
-  old_image (&im, 4, 0);
+  old_image (&im, 5, 0);
   expect_reject (im.buf, im.len,
                  "profile format version not supported by this ppgcc");
 }
@@ -1043,8 +1081,8 @@ pp_add_ppd_tests (void)
   CU_add_test (s, "version 2 round trip with trained lists", test_round_trip);
   CU_add_test (s, "files", test_files);
   CU_add_test (s, "checksum of every length", test_sum64_lengths);
-  CU_add_test (s, "stale temporaries: a directory listed once",
-               test_temps_listed_once);
+  CU_add_test (s, "version 4 checksum: definition, what it notices",
+               test_sum64_lanes);
   CU_add_test (s, "version 1 image", test_version1);
   CU_add_test (s, "merge: counts add, trained sets unite", test_merge);
   CU_add_test (s, "merge of objects: same-named static functions kept",
