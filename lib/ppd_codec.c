@@ -853,54 +853,6 @@ ppd_put_merged (ppd_out *o, ppd_in *in, uint64_t n, size_t size,
   return 0;
 }
 
-/* N ascending records of SIZE bytes at IN skipped, as ppd_put_merged
-   checks them: 0, or 1 when they are not ascending or not there.  */
-static int
-ppd_skip_sorted (ppd_in *in, uint64_t n, size_t size)
-{
-  if (in->bad || n > (size_t) (in->end - in->p) / size)
-    return 1;
-  const unsigned char *rec = in->p;
-  for (uint64_t i = 1; i < n; i++)
-    if (ppd_le64 (rec + i * size) <= ppd_le64 (rec + (i - 1) * size))
-      return 1;
-  in->p += n * size;
-  return 0;
-}
-
-/* Whether merging FN into the old record at IN (after its flags, FLAGS)
-   leaves the record's bytes as they are: 1 (IN then past the record), 0
-   (IN anywhere in it), or -1 for a damaged record.  It does when FN
-   brings no counts, no dropped path ends, no new flag, no metadata the
-   record lacks and no trained id it lacks (checked as the same list).  */
-static int
-ppd_record_unchanged (ppd_in *in, const ppd_fn *fn, uint32_t flags)
-{
-  if (fn->npairs || fn->dropped || (flags | fn->flags) != flags)
-    return 0;
-  uint32_t n;
-  ppd_get (in, 8); /* num_paths */
-  ppd_get (in, 8); /* dropped */
-  ppd_span_str (in, &n);
-  if (!n && fn->meta_len)
-    return 0;
-  if (ppd_skip_sorted (in, ppd_get (in, 8), 16))
-    return -1;
-  uint64_t nt = ppd_get (in, 8);
-  const unsigned char *t = in->p;
-  if (ppd_skip_sorted (in, nt, 8))
-    return -1;
-  if ((fn->flags & PP_FN_TRAINED) && fn->ntrained)
-    {
-      if (nt != fn->ntrained)
-        return 0;
-      for (uint64_t i = 0; i < nt; i++)
-        if (ppd_le64 (t + 8 * i) != fn->trained[i])
-          return 0;
-    }
-  return in->bad ? -1 : 1;
-}
-
 PPD_API int
 ppd_merge_encoded (const unsigned char *old, size_t len,
                    const ppd_profile *now, unsigned char **out,
@@ -936,33 +888,15 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
   if ((uint32_t) ppd_get (&in, 4) != now->nfns)
     goto out;
   ppd_put_u32 (&o, now->nfns);
-  /* Records this run leaves as they are (most of a program's functions
-     do not run in one process) are copied in runs, not field by field.  */
-  const unsigned char *copy_from = NULL;
   for (uint32_t f = 0; f < now->nfns && !in.bad; f++)
     {
       const ppd_fn *fn = &now->fns[f];
-      const unsigned char *rec = in.p;
       const unsigned char *name = ppd_span_str (&in, &n);
       uint32_t checksum = (uint32_t) ppd_get (&in, 4);
       uint32_t flags = (uint32_t) ppd_get (&in, 4);
       if (in.bad || n != strlen (fn->name) || memcmp (name, fn->name, n)
           || checksum != fn->checksum || ((flags | fn->flags) & PP_FN_OLDER))
         goto out;
-      const unsigned char *fields = in.p;
-      int same = ppd_record_unchanged (&in, fn, flags);
-      if (same < 0)
-        goto out;
-      if (same)
-        {
-          if (!copy_from)
-            copy_from = rec;
-          continue;
-        }
-      in.p = fields;
-      if (copy_from)
-        ppd_put (&o, copy_from, (size_t) (rec - copy_from));
-      copy_from = NULL;
       ppd_put_str (&o, fn->name, n);
       ppd_put_u32 (&o, checksum);
       ppd_put_u32 (&o, flags | fn->flags);
@@ -984,8 +918,6 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
                           trained ? fn->ntrained : 0))
         goto out;
     }
-  if (copy_from)
-    ppd_put (&o, copy_from, (size_t) (in.p - copy_from));
   if (in.bad || in.p != in.end)
     goto out;
   if (o.oom)
