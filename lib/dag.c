@@ -241,6 +241,66 @@ build_dag (pp_numbering *n, const pp_graph *g, const int *start,
   return tail == nreached ? 0 : -1;
 }
 
+/* What a node over PER_NODE is cut down to under PP_CUT_FITTED.  */
+static pp_pathid
+fitted_down_to (pp_pathid per_node)
+{
+  pp_pathid d = per_node / PP_CUT_DOWN;
+  return d ? d : 1;
+}
+
+/* ENTRY's path count once cut at PER_NODE paths a node (CUT is left
+   cleared), or UINT64_MAX when the DAG cannot be built.  */
+static pp_pathid
+paths_when_cut (pp_numbering *n, const pp_graph *g, const int *start,
+                const int *edges, const char *reached, const char *back,
+                char *cut, pp_pathid per_node)
+{
+  int ne = n->num_cfg_edges;
+  pp_pathid total = UINT64_MAX;
+  memset (cut, 0, ne ? ne : 1);
+  if (build_dag (n, g, start, edges, reached, back, cut) == 0)
+    {
+      pp_choose_cuts (n, per_node, fitted_down_to (per_node), cut);
+      free_dag (n);
+      if (build_dag (n, g, start, edges, reached, back, cut) == 0)
+        {
+          pp_bl_weights (n);
+          total = n->npaths[n->entry];
+        }
+    }
+  free_dag (n);
+  memset (cut, 0, ne ? ne : 1);
+  return total;
+}
+
+/* The cut rule PP_CUT_FITTED (include/pp/core.h): the largest per-node
+   share that keeps ENTRY within LIMIT, found by bisection from SAFE (LIMIT
+   over the number of nodes, which always fits: every pseudo entry edge
+   brings at most one node's share).  The safe share cuts far more than a
+   limit needs: pcre2's match(), 3,000 blocks under 2^18 paths, was cut at
+   87 paths a node, so most of its paths were a line or two long, each
+   ending in a count and a restart (issue 15).  Only shares whose totals
+   were computed are chosen, so the result fits whether or not the total
+   grows with the share.  */
+static pp_pathid
+fitted_per_node (pp_numbering *n, const pp_graph *g, const int *start,
+                 const int *edges, const char *reached, const char *back,
+                 char *cut, pp_pathid limit, pp_pathid safe)
+{
+  pp_pathid lo = safe, hi = limit; /* LO fits; shares above HI cannot */
+  while (lo < hi)
+    {
+      pp_pathid mid = lo + (hi - lo + 1) / 2;
+      if (paths_when_cut (n, g, start, edges, reached, back, cut, mid)
+          <= limit)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  return lo;
+}
+
 pp_numbering *
 pp_number (const pp_graph *g, const pp_options *opt, char *err,
            size_t errlen)
@@ -302,9 +362,18 @@ pp_number (const pp_graph *g, const pp_options *opt, char *err,
     per_node = 1;
 
   int fail = 0;
+  pp_pathid down_to = per_node;
+  if (opt && opt->max_paths && opt->cut_rule == PP_CUT_FITTED)
+    {
+      pp_pathid target = limit / PP_CUT_FITTED_PART;
+      pp_pathid safe = target / (pp_pathid) (nreached + 1);
+      per_node = fitted_per_node (n, g, start, edges, reached, back, cut,
+                                  target, safe ? safe : 1);
+      down_to = fitted_down_to (per_node);
+    }
   if (build_dag (n, g, start, edges, reached, back, cut) < 0)
     fail = 1;
-  else if ((n->num_cuts = pp_choose_cuts (n, per_node, cut)) > 0)
+  else if ((n->num_cuts = pp_choose_cuts (n, per_node, down_to, cut)) > 0)
     {
       free_dag (n);
       fail = build_dag (n, g, start, edges, reached, back, cut) < 0;

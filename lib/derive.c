@@ -110,7 +110,7 @@ node_counts (derive_ctx *c, uint32_t i)
       return NULL;
     }
   char err[256];
-  pp_options opt = { sf->max_paths };
+  pp_options opt = { sf->max_paths, sf->cut_rule };
   pp_numbering *n = pp_number (sf->graph, &opt, err, sizeof err);
   if (!n || n->num_paths != f->num_paths)
     {

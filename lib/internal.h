@@ -23,6 +23,7 @@ void pp_bl_weights (pp_numbering *n);
 
 /* Marks in CUT_EDGE (indexed by CFG edge) the edges to cut so that no node
    but ENTRY has more than PER_NODE paths.  Returns the number of cuts.  */
-int pp_choose_cuts (pp_numbering *n, pp_pathid per_node, char *cut_edge);
+int pp_choose_cuts (pp_numbering *n, pp_pathid per_node, pp_pathid down_to,
+                    char *cut_edge);
 
 #endif

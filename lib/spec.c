@@ -454,10 +454,18 @@ pp_spec_b_caller (pp_spec_builder *b, pp_spec_loc loc, const char *function,
 }
 
 int
-pp_spec_b_max_paths (pp_spec_builder *b, pp_spec_loc loc, uint64_t max)
+pp_spec_b_max_paths (pp_spec_builder *b, pp_spec_loc loc, uint64_t max,
+                     const char *rule)
 {
   if (current (b, loc) || once (b, loc, &b->cur.max_paths_loc, "max_paths"))
     return -1;
+  if (rule && strcmp (rule, "fitted") != 0)
+    {
+      pp_spec_error (b, loc, "unknown cut rule '%s' (max_paths N [fitted])",
+                     rule);
+      return -1;
+    }
+  b->cur.fn.cut_rule = rule ? PP_CUT_FITTED : PP_CUT_SHARE;
   b->cur.fn.max_paths = max;
   b->cur.fn.has_max_paths = 1;
   return 0;

@@ -131,7 +131,8 @@ statement:
         }
       CHECK (pp_spec_b_checksum (b, @1, (uint32_t) $2));
     }
-| KW_MAX_PATHS NUMBER     { CHECK (pp_spec_b_max_paths (b, @1, $2)); }
+| KW_MAX_PATHS NUMBER     { CHECK (pp_spec_b_max_paths (b, @1, $2, NULL)); }
+| KW_MAX_PATHS NUMBER name { CHECK (pp_spec_b_max_paths (b, @1, $2, $3)); }
 | KW_CALLER name NUMBER name
     {
       if ($3 > UINT32_MAX)

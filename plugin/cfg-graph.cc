@@ -181,9 +181,11 @@ ppgcc_number_cfg (function *fun, ppgcc_cfg &cfg, char *err, size_t errlen)
   uint64_t limit = ppgcc_opts.max_paths;
   if (n && limit && n->num_paths > limit)
     {
-      /* Cut where the paths multiply; if no cut set fits the limit, the
-         whole paths stay (counted in a hash table).  */
+      /* Cut where the paths multiply, as few edges as fit the limit
+         (PP_CUT_FITTED, lib/dag.c); if no cut set fits it, the whole
+         paths stay (counted in a hash table).  */
       opt.max_paths = limit;
+      opt.cut_rule = PP_CUT_FITTED;
       char why[256];
       pp_numbering *cut = pp_number (cfg.graph, &opt, why, sizeof why);
       if (cut)
@@ -204,6 +206,10 @@ ppgcc_cfg_checksum (const ppgcc_cfg &cfg)
     {
       uint64_t h = cfg.max_paths * 0x9e3779b97f4a7c15ull;
       sum ^= (uint32_t) (h >> 32) | 1u;
+      /* And the cut rule, which is always PP_CUT_FITTED here: a profile
+         numbered under the older share rule (no "fitted" in its
+         max_paths) has other paths, and must not match.  */
+      sum ^= 0x46495454u;
     }
   return sum;
 }
@@ -233,8 +239,9 @@ ppgcc_metadata (function *fun, const ppgcc_cfg &cfg, uint32_t checksum)
   m += IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
   m += "\nfile ";
   append_quoted (m, DECL_SOURCE_FILE (fun->decl));
-  snprintf (buf, sizeof buf, "\nchecksum 0x%08x\nmax_paths %llu\n", checksum,
-            (unsigned long long) cfg.max_paths);
+  snprintf (buf, sizeof buf, "\nchecksum 0x%08x\nmax_paths %llu%s\n",
+            checksum, (unsigned long long) cfg.max_paths,
+            cfg.max_paths ? " fitted" : "");
   m += buf;
   m += "entry ";
   m += pp_graph_node_name (g, pp_graph_entry (g));

@@ -337,6 +337,7 @@ run (const options *o)
   fn = &spec->fns[0];
   memset (&opt, 0, sizeof opt);
   opt.max_paths = o->have_max_paths ? o->max_paths : fn->max_paths;
+  opt.cut_rule = fn->cut_rule;
   n = pp_number (fn->graph, &opt, err, sizeof err);
   if (!n)
     {

@@ -593,7 +593,7 @@ int
 pp_report_number (pp_report_fn *fn)
 {
   char err[256];
-  pp_options opt = { fn->spec->fns[0].max_paths };
+  pp_options opt = { fn->spec->fns[0].max_paths, fn->spec->fns[0].cut_rule };
   fn->numbering = pp_number (fn->spec->fns[0].graph, &opt, err, sizeof err);
   if (!fn->numbering || fn->numbering->num_paths != fn->num_paths)
     {

@@ -154,7 +154,24 @@ typedef struct
   /* Largest number of paths a function may have; 0 means 2^64-1.  Beyond it
      the graph is cut (paths truncated at chosen nodes), never wrapped.  */
   pp_pathid max_paths;
+  /* How the cuts under MAX_PATHS are chosen (lib/dag.c).  PP_CUT_SHARE:
+     every node keeps at most MAX_PATHS over the number of nodes, its
+     heaviest out-edges cut until it does (metadata "max_paths N").
+     PP_CUT_FITTED (metadata "max_paths N fitted", what the plugin numbers
+     with): the largest such share whose numbering stays within
+     MAX_PATHS / PP_CUT_FITTED_PART, and a node over it is cut down to
+     1/PP_CUT_DOWN of it.  */
+  int cut_rule;
 } pp_options;
+
+enum { PP_CUT_SHARE = 0, PP_CUT_FITTED = 1 };
+/* The two constants of PP_CUT_FITTED; changing either changes every cut
+   function's paths, so it would be a new rule.  Measured (issue 15,
+   callgrind on bench/run's sqlite3 and pcre2 Ball-Larus builds): parts 1,
+   4, 16 and 64 against down-to 1, 8 and 64; 16 and 8 were best on both,
+   and keep the counter arrays (.bss) below the share rule's.  */
+#define PP_CUT_FITTED_PART 16
+#define PP_CUT_DOWN 8
 
 /* Builds the DAG and the Ball-Larus numbering.  Returns NULL and writes a
    one-line reason into ERR when the graph cannot be numbered (no entry or

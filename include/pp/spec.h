@@ -53,6 +53,8 @@ typedef struct
   int has_checksum;
   uint64_t max_paths;  /* `max_paths` statement, 0 when absent (= 2^64-1) */
   int has_max_paths;
+  int cut_rule;        /* its rule: PP_CUT_SHARE, or PP_CUT_FITTED when the
+                          statement says "fitted" (include/pp/core.h) */
   pp_graph *graph;     /* NULL when the block declares no node at all (a path
                           specification by id or by lines needs no graph) */
   pp_spec_path *paths;

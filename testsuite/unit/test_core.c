@@ -405,10 +405,11 @@ random_walk (const pp_graph *g, int *walk, int max)
 }
 
 static void
-check_graph (pp_graph *g, pp_pathid max_paths, int with_ppp)
+check_graph_rule (pp_graph *g, pp_pathid max_paths, int cut_rule,
+                  int with_ppp)
 {
   char err[200];
-  pp_options opt = { max_paths };
+  pp_options opt = { max_paths, cut_rule };
   pp_numbering *n = pp_number (g, &opt, err, sizeof err);
   CU_ASSERT_PTR_NOT_NULL_FATAL (n);
   CU_ASSERT (n->num_paths >= 1);
@@ -481,6 +482,12 @@ check_graph (pp_graph *g, pp_pathid max_paths, int with_ppp)
 }
 
 static void
+check_graph (pp_graph *g, pp_pathid max_paths, int with_ppp)
+{
+  check_graph_rule (g, max_paths, PP_CUT_SHARE, with_ppp);
+}
+
+static void
 test_random_dags (void)
 {
   rng_state = 12345;
@@ -512,7 +519,9 @@ test_random_cut (void)
   for (int i = 0; i < 500; i++)
     {
       pp_graph *g = random_graph (10 + rnd (20), i % 2);
-      check_graph (g, 50 + rnd (200), 1);
+      pp_pathid max = 50 + rnd (200);
+      check_graph (g, max, 1);
+      check_graph_rule (g, max, PP_CUT_FITTED, 1);
       pp_graph_free (g);
     }
 }
@@ -544,6 +553,22 @@ test_overflow_diamonds (void)
   pp_numbering_free (n);
   rng_state = 99;
   check_graph (g, 0, 0);
+  /* Under 2^18 the share rule keeps 2^18/213 = 1230 paths a node; cut
+     back only to that, a fork is over it again two diamonds up, so nearly
+     every diamond is cut (59 cuts).  The fitted rule cuts a node over its
+     share down to an eighth of it, and stays within 2^18/16 paths: 12.  */
+  pp_options share = { 1u << 18, PP_CUT_SHARE };
+  pp_options fitted = { 1u << 18, PP_CUT_FITTED };
+  pp_numbering *ns = pp_number (g, &share, err, sizeof err);
+  pp_numbering *nf = pp_number (g, &fitted, err, sizeof err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (ns);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (nf);
+  CU_ASSERT_EQUAL (ns->num_cuts, 59);
+  CU_ASSERT_EQUAL (nf->num_cuts, 12);
+  CU_ASSERT (nf->num_paths <= (1u << 18) / PP_CUT_FITTED_PART);
+  pp_numbering_free (ns);
+  pp_numbering_free (nf);
+  check_graph_rule (g, 1u << 18, PP_CUT_FITTED, 0);
   pp_graph_free (g);
 }
 

@@ -217,7 +217,7 @@ test_functions (void)
                       "function foo.part.0\n"
                       "  file \"dir/u v.c\"\n"
                       "  checksum 4294967295\n"
-                      "  max_paths 0xFFFFFFFFFFFFFFFF\n"
+                      "  max_paths 0xFFFFFFFFFFFFFFFF fitted\n"
                       "  entry bb0\n"
                       "  exit bb1\n"
                       "  edge bb0 bb1\n"
@@ -234,6 +234,7 @@ test_functions (void)
   CU_ASSERT_EQUAL (f->checksum, 0x1a2b3c4du);
   CU_ASSERT_EQUAL (f->has_max_paths, 1);
   CU_ASSERT_EQUAL (f->max_paths, 0);
+  CU_ASSERT_EQUAL (f->cut_rule, PP_CUT_SHARE);
   CU_ASSERT_EQUAL (f->line, 2);
   CU_ASSERT_EQUAL (f->num_paths, 0);
   CU_ASSERT_STRING_EQUAL (node_names (f->graph), "bb0 bb1 bb2 bb3");
@@ -245,6 +246,7 @@ test_functions (void)
   CU_ASSERT_STRING_EQUAL (f->file, "dir/u v.c");
   CU_ASSERT_EQUAL (f->checksum, 0xffffffffu);
   CU_ASSERT_EQUAL (f->max_paths, UINT64_MAX);
+  CU_ASSERT_EQUAL (f->cut_rule, PP_CUT_FITTED);
   CU_ASSERT_EQUAL (f->line, 13);
   CU_ASSERT_EQUAL (f->col, 1);
   CU_ASSERT_EQUAL (pp_graph_num_nodes (f->graph), 2);
@@ -634,6 +636,8 @@ test_lexical_errors (void)
   EXPECT_ERROR ("max_paths 0x10000000000000000\n",
                 "t.graph:1:11: number 0x10000000000000000 is out of range "
                 "(more than 64 bits)");
+  EXPECT_ERROR ("function f\nmax_paths 10 wide\n",
+                "t.graph:2:1: unknown cut rule 'wide' (max_paths N [fitted])");
   EXPECT_ERROR ("path id 12ab\n", "t.graph:1:9: invalid number '12ab'");
   EXPECT_ERROR ("path id 0x\n", "t.graph:1:9: invalid number '0x'");
   EXPECT_ERROR ("path id 0xfg\n", "t.graph:1:9: invalid number '0xfg'");
