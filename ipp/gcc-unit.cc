@@ -83,8 +83,7 @@ make_dup (ipp_unit_fn *callee, bool shared)
   std::string suffix = (shared ? "pp_ipp" : "pp_ipp_in")
                        + std::to_string (serial++);
   push_cfun (callee->fun);
-  cgraph_node *node = callee->node->create_version_clone_with_body (
-      vNULL, NULL, NULL, NULL, NULL, suffix.c_str (), NULL_TREE, false);
+  cgraph_node *node = ppgcc_version_clone (callee->node, suffix.c_str ());
   pop_cfun ();
   if (!node)
     return nullptr;

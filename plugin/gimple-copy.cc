@@ -11,6 +11,7 @@
 
 #include "ssa.h"
 #include "tree-eh.h"
+#include "debug.h"
 
 /* Whether operand I of STMT is the SSA name STMT defines (every other
    operand, a store's address included, holds uses).  */
@@ -178,4 +179,31 @@ ppgcc_copyable_cfg_p (function *fun, const pp_numbering *n, int edge_flags)
             return false;
     }
   return true;
+}
+
+/* Versioning expects the unit's early debug information to exist: it
+   tells the debug hooks that the original is "outlined"
+   (dwarf2out_abstract_function, which asserts that the original has a
+   DIE) and marks the original DECL_POSSIBLY_INLINED, which makes early
+   debug take it for an abstract instance whose DIE is already there.
+   While the unit is lowered, where switch-entry.cc copies functions, early
+   debug has not run, and with -g every copy was an internal compiler
+   error (dwarf2out.cc, gcc_assert (old_die != NULL)), in the pass and
+   then in early debug.  So before early debug neither happens: early
+   debug then gives the original its DIE and the copy a concrete one whose
+   abstract origin is the original, as for any clone.  */
+cgraph_node *
+ppgcc_version_clone (cgraph_node *node, const char *suffix)
+{
+  bool before_early_debug = symtab->state == CONSTRUCTION;
+  bool possibly_inlined = DECL_POSSIBLY_INLINED (node->decl);
+  const gcc_debug_hooks *saved = debug_hooks;
+  if (before_early_debug)
+    debug_hooks = &do_nothing_debug_hooks;
+  cgraph_node *copy = node->create_version_clone_with_body (
+      vNULL, NULL, NULL, NULL, NULL, suffix, NULL_TREE, false);
+  debug_hooks = saved;
+  if (before_early_debug)
+    DECL_POSSIBLY_INLINED (node->decl) = possibly_inlined;
+  return copy;
 }

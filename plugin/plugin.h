@@ -310,6 +310,10 @@ bool ppgcc_map_copy_cfg (function *fun, function *copy, ppgcc_cfg &cfg);
 /* Whether GCC may inline DECL in a plain build (always_inline, or within
    its inlining limit by GCC's size estimate; never main).  */
 bool ppgcc_may_be_inlined_p (tree decl);
+/* A version of NODE's function with its body, named with SUFFIX (GCC's
+   create_version_clone_with_body), made safe to call before the unit's
+   early debug information exists.  */
+cgraph_node *ppgcc_version_clone (cgraph_node *node, const char *suffix);
 /* Makes the copy DECL a function of its own: never inlined (noinline;
    always_inline and flatten dropped).  */
 void ppgcc_make_outlined (tree decl);

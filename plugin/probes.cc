@@ -22,6 +22,23 @@ static std::vector<gimple *> count_stmts;
    addressing takes no index register.  */
 static bool reg_holds_address;
 
+/* Where the register holds an address, it holds &counters[v + bias]
+   for the path value v, and a path end counts through
+   MEM[reg + (count_off - bias) * 8]: bias is the largest count_off of the
+   function, so that displacement is never positive.  GCC's alias oracle
+   takes a pointer never to point below the start of its object
+   (indirect_ref_may_alias_decl_p), so from MEM[reg + 16] it concludes that
+   counters[0] and [1] are untouched; but the register lies below the array
+   on the paths whose end adds 16.  After inlining, loop store motion then
+   kept one inlined copy's counters[0] in a register across a loop while
+   another copy counted through the register into the same element, and
+   counts were lost at -O1 and above (two inlined calls of a safe-division
+   helper: 3 counted of 6; testsuite/ppgcc.paths/alias-bias.c).  With no
+   positive displacement the oracle has no offset to reason from.  The
+   register may still lie outside the array between path ends; it is only
+   dereferenced at one, where it is inside.  */
+static int64_t address_bias;
+
 std::vector<gimple *>
 ppgcc_take_count_stmts ()
 {
@@ -226,9 +243,11 @@ gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
   if (reg_holds_address && p.count_uses_reg)
     {
       tree u64 = ppgcc_u64_type ();
+      int64_t disp = ((int64_t) p.count_off - address_bias) * 8;
+      gcc_checking_assert (disp <= 0);
       gen_increment (seq, build2 (MEM_REF, u64, regs[0],
                                   build_int_cst (build_pointer_type (u64),
-                                                 p.count_off * 8)));
+                                                 disp)));
       return;
     }
   tree index = path_index (seq, regs[0], p.count_uses_reg, p.count_off);
@@ -270,13 +289,14 @@ gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
     gen_count (&seq, p, regs, fn, checks);
   if (reg_holds_address && p.op[0] != PP_REG_NONE)
     {
-      /* &counters[v], or reg + v * 8 (modulo 2^64: an increment may be
-         "negative"; the address is only dereferenced at a path end, where
-         it lies in the array).  In the count statements, for
-         derive.cc.  */
+      /* &counters[v + bias], or reg + v * 8 (modulo 2^64: an increment
+         may be "negative"; see address_bias).  In the count statements,
+         for derive.cc.  */
       tree rhs = p.op[0] == PP_REG_SET
-                 ? build_fold_addr_expr (array_ref (fn.counters,
-                                                    u64_cst (p.val[0])))
+                 ? build_fold_addr_expr (array_ref (
+                     fn.counters, build_int_cst (ssizetype,
+                                                 (int64_t) p.val[0]
+                                                     + address_bias)))
                  : build2 (POINTER_PLUS_EXPR, TREE_TYPE (regs[0]), regs[0],
                            build_int_cstu (sizetype, p.val[0] * 8));
       add_count_stmt (&seq, gimple_build_assign (regs[0], rhs));
@@ -507,6 +527,12 @@ ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
          past another copy's, and a count is lost (bzip2's bsW at -O2;
          testsuite/ppgcc.paths/inlined-loop.c).  */
       DECL_NONALIASED (fn.counters) = 0;
+      address_bias = INT64_MIN;
+      for (int i = 0; i < nprobes; i++)
+        if (probes[i].count && probes[i].count_uses_reg)
+          address_bias = MAX (address_bias, (int64_t) probes[i].count_off);
+      if (address_bias == INT64_MIN)
+        address_bias = 0;
     }
   else if (!regs[0])
     {
@@ -532,4 +558,5 @@ ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
   split_flag_checks (fun, flags);
   split_ppp_checks (fun, checks, fn);
   reg_holds_address = false;
+  address_bias = 0;
 }

@@ -289,8 +289,7 @@ ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg)
      gets them now, and rebuilds them after this pass ("build_cgraph_edges"
      follows it), as the copy does in ppgcc_switch_entry_probes.  */
   cgraph_edge::rebuild_edges ();
-  cgraph_node *on = node->create_version_clone_with_body (
-      vNULL, NULL, NULL, NULL, NULL, "pp_on", NULL_TREE, false);
+  cgraph_node *on = ppgcc_version_clone (node, "pp_on");
   gcc_checking_assert (cfun == fun);
   node->remove_callees ();
   node->remove_all_references ();
