@@ -93,6 +93,26 @@ leaf_p (function *fun)
   return true;
 }
 
+/* Context probes call the runtime and read the return and frame
+   addresses at the entry, which makes a function too big for GCC to
+   inline where a plain build inlines it.  For most functions that changes
+   cost, not meaning; for an inline function that takes the address of one
+   of its labels it changes meaning: each inlined copy has labels of its
+   own, and GCC keeps inlining such a function as a matter of quality of
+   implementation (its c-torture test 990208-1.c: one label address per
+   caller), so under cct its callers compared equal label addresses and
+   the program aborted.  Such a function is counted flat, in an array of
+   its own as without cct; its calls stay in its caller's context, as they
+   would once inlined.  */
+bool
+ppgcc_context_free_p (function *fun)
+{
+  if (!DECL_DECLARED_INLINE_P (fun->decl)
+      || !ppgcc_may_be_inlined_p (fun->decl))
+    return false;
+  return ppgcc_takes_label_address_p (fun);
+}
+
 /* The runtime's __pp_slot (rt_abi.h), thread-local: the callee slot of
    the call being made.  Initial-exec (or local-exec, in an executable):
    one instruction to reach it, as the runtime's own.  */

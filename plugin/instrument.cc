@@ -136,7 +136,8 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
   /* With cct, array-mode counts live in each context's record (the
      runtime sizes it by num_paths), and so do metrics; without, metrics
      have an array of their own.  */
-  if (how == COUNT_ARRAY && !ppgcc_opts.cct)
+  bool cct = ppgcc_opts.cct && !fn.no_context;
+  if (how == COUNT_ARRAY && !cct)
     fn.counters = ppgcc_new_counters (n->num_paths);
   else if (how == COUNT_HASH)
     {
@@ -147,12 +148,12 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
     }
   else if (how == COUNT_PPP)
     fn.flags |= PP_FN_PPP;
-  if (ppgcc_opts.cct)
+  if (cct)
     fn.flags |= PP_FN_CCT;
-  if (how == COUNT_ARRAY && ppgcc_opts.nmetrics)
+  if (how == COUNT_ARRAY && ppgcc_opts.nmetrics && !fn.no_context)
     {
       fn.nmetrics = ppgcc_opts.nmetrics;
-      if (!ppgcc_opts.cct)
+      if (!cct)
         fn.metrics = ppgcc_new_metrics (n->num_paths * fn.nmetrics);
     }
   /* Hash-mode paths and PPP misses both reach __pp_hash_hit, which the
@@ -200,6 +201,8 @@ ppgcc_instrument_function (function *fun)
   fn.desc = ppgcc_new_desc ();
   fn.counters = NULL_TREE;
 
+  fn.no_context = (ppgcc_opts.cct || ppgcc_opts.nmetrics)
+                  && ppgcc_context_free_p (fun);
   std::vector<pp_pathid> ids;
   bool trained = ppgcc_opts.mode != PPGCC_MODE_BL
                  && ppgcc_interesting_paths (fun, fname, fn.checksum, cfg, n,
@@ -219,7 +222,7 @@ ppgcc_instrument_function (function *fun)
                     && !on;
   /* -fprofile-paths=cct and metrics (context.cc); never with switching
      (refused in plugin_init).  */
-  bool contexts = ppgcc_opts.cct || ppgcc_opts.nmetrics;
+  bool contexts = (ppgcc_opts.cct || ppgcc_opts.nmetrics) && !fn.no_context;
   if (contexts)
     ppgcc_context_entry (fun, fn);
   tree regs[2] = { NULL_TREE, NULL_TREE };

@@ -155,6 +155,9 @@ struct ppgcc_fn
      (else NULL_TREE: `counters`), and the metrics' accumulators.  */
   tree token = NULL_TREE, count_base = NULL_TREE, metric_base = NULL_TREE;
   bool leaf = false;             /* enters by __pp_enter_leaf, no exit */
+  /* With cct or metrics: counted flat, without a context of its own (see
+     ppgcc_context_free_p).  */
+  bool no_context = false;
   uint32_t num_sites = 0;        /* call sites with a callee slot */
   gcall *enter_leaf = nullptr;   /* the leaf's __pp_enter_leaf call, given
                                     its inline fast path once the probes
@@ -306,6 +309,8 @@ void ppgcc_switch_mark_unit ();
    CFG's blocks and edges of FUN moved to those of COPY, a version of it
    (false when the two CFGs differ).  */
 bool ppgcc_forwardable_p (function *fun);
+/* Whether FUN takes the address of one of its labels (&&label).  */
+bool ppgcc_takes_label_address_p (function *fun);
 bool ppgcc_map_copy_cfg (function *fun, function *copy, ppgcc_cfg &cfg);
 /* Whether GCC may inline DECL in a plain build (always_inline, or within
    its inlining limit by GCC's size estimate; never main).  */
@@ -334,6 +339,9 @@ opt_pass *ppgcc_new_switch_local_pass ();
    probes), __pp_exit before each return (once the probes are in), and a
    path end's __pp_metric_path for path INDEX.  */
 void ppgcc_context_entry (function *fun, ppgcc_fn &fn);
+/* Whether FUN is left without context probes: an inline function GCC may
+   inline whose label addresses are taken.  */
+bool ppgcc_context_free_p (function *fun);
 void ppgcc_context_exits (function *fun, const ppgcc_fn &fn);
 void ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn);
 

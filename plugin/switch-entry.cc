@@ -50,14 +50,39 @@
 #include "plugin.h"
 #include "tree-inline.h"
 
-/* Whether FUN's entry can forward its arguments to a copy of itself.  */
+bool
+ppgcc_takes_label_address_p (function *fun)
+{
+  if (fun->has_forced_label_in_static)
+    return true;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        glabel *l = dyn_cast<glabel *> (gsi_stmt (gsi));
+        if (!l)
+          break;
+        if (FORCED_LABEL (gimple_label_label (l)))
+          return true;
+      }
+  return false;
+}
+
+/* Whether FUN's entry can forward its arguments to a copy of itself.  A
+   function that takes the address of a label is not copied: a copy's
+   labels are other addresses, and a program may keep one activation's
+   label address and compare it with another's (an address stored while
+   profiling was on would differ from one stored while off; under
+   -fprofile-paths-ipp, two callers sharing one duplicate saw equal
+   addresses where GCC's inlining gives each its own).  */
 bool
 ppgcc_forwardable_p (function *fun)
 {
   tree decl = fun->decl;
   if (stdarg_p (TREE_TYPE (decl)) || fun->static_chain_decl
       || fun->has_nonlocal_label || fun->calls_setjmp
-      || fun->has_forced_label_in_static || DECL_EXTERNAL (decl)
+      || ppgcc_takes_label_address_p (fun) || DECL_EXTERNAL (decl)
       || TREE_THIS_VOLATILE (decl) /* noreturn */
       || !tree_versionable_function_p (decl))
     return false;
