@@ -5,6 +5,7 @@
    unavailable.  */
 #include "ppc_internal.h"
 #include "pp/sat.h"
+#include "pp/rt_abi.h"
 #include "file_io.h"
 
 #include <errno.h>
@@ -77,14 +78,17 @@ ppc_node_key (uint32_t parent, uint32_t fn, const char *site)
   return ppc_hash_str (ppc_hash_u32 (h, fn), site);
 }
 
-/* The slot where F's function is, or the empty one where it would go.  */
+/* The slot where F's function is in F's CFG version, or the empty one
+   where it would go (the key hashes name and source: a function's
+   versions share a probe sequence).  */
 static size_t
 ppc_find_fn (const ppc_index *ix, const ppc_fn *fns, const ppc_fn *f)
 {
   size_t s = (size_t) ppc_fn_key (f) & ix->mask;
   while (ix->slot[s] != UINT32_MAX
          && !(ppc_streq (fns[ix->slot[s]].name, f->name)
-              && ppc_streq (fns[ix->slot[s]].source, f->source)))
+              && ppc_streq (fns[ix->slot[s]].source, f->source)
+              && fns[ix->slot[s]].checksum == f->checksum))
     s = (s + 1) & ix->mask;
   return s;
 }
@@ -136,9 +140,29 @@ ppc_copy_fn (ppc_fn *dst, const ppc_fn *src)
   return -1;
 }
 
-/* A's and B's paths, ascending by id, into a new array.  */
+/* Where FROM's metrics go in the merged profile: FROM's metric m is
+   metric to[m] of the result (INTO's keep their places).  */
+typedef struct
+{
+  uint32_t n;
+  uint32_t to[PPC_MAX_METRICS];
+} ppc_mmap;
+
+/* P's metrics moved to their places in the result.  */
+static ppc_path
+ppc_mapped_path (const ppc_path *p, const ppc_mmap *mm)
+{
+  ppc_path q = { p->id, p->count, { 0 } };
+  for (uint32_t m = 0; m < mm->n; m++)
+    q.metric[mm->to[m]] = p->metric[m];
+  return q;
+}
+
+/* A's and B's paths (B's metrics mapped by MM), ascending by id, into a
+   new array.  */
 static ppc_path *
-ppc_merge_paths (const ppc_node *a, const ppc_node *b, uint64_t *n)
+ppc_merge_paths (const ppc_node *a, const ppc_node *b, const ppc_mmap *mm,
+                 uint64_t *n)
 {
   ppc_path *out = malloc ((a->npaths + b->npaths + 1) * sizeof *out);
   if (!out)
@@ -149,15 +173,15 @@ ppc_merge_paths (const ppc_node *a, const ppc_node *b, uint64_t *n)
       if (j == b->npaths || (i < a->npaths && a->paths[i].id < b->paths[j].id))
         out[k++] = a->paths[i++];
       else if (i == a->npaths || b->paths[j].id < a->paths[i].id)
-        out[k++] = b->paths[j++];
+        out[k++] = ppc_mapped_path (&b->paths[j++], mm);
       else
         {
+          ppc_path q = ppc_mapped_path (&b->paths[j++], mm);
           out[k] = a->paths[i++];
-          out[k].count = pp_add_sat (out[k].count, b->paths[j].count);
+          out[k].count = pp_add_sat (out[k].count, q.count);
           for (int m = 0; m < PPC_MAX_METRICS; m++)
-            out[k].metric[m] = pp_add_sat (out[k].metric[m],
-                                            b->paths[j].metric[m]);
-          j++, k++;
+            out[k].metric[m] = pp_add_sat (out[k].metric[m], q.metric[m]);
+          k++;
         }
     }
   *n = k;
@@ -165,10 +189,10 @@ ppc_merge_paths (const ppc_node *a, const ppc_node *b, uint64_t *n)
 }
 
 static int
-ppc_add_node (ppc_node *dst, const ppc_node *src)
+ppc_add_node (ppc_node *dst, const ppc_node *src, const ppc_mmap *mm)
 {
   uint64_t n;
-  ppc_path *paths = ppc_merge_paths (dst, src, &n);
+  ppc_path *paths = ppc_merge_paths (dst, src, mm, &n);
   if (!paths)
     return -1;
   free (dst->paths);
@@ -176,8 +200,8 @@ ppc_add_node (ppc_node *dst, const ppc_node *src)
   dst->npaths = n;
   dst->calls = pp_add_sat (dst->calls, src->calls);
   dst->recursive = pp_add_sat (dst->recursive, src->recursive);
-  for (int m = 0; m < PPC_MAX_METRICS; m++)
-    dst->excl[m] = pp_add_sat (dst->excl[m], src->excl[m]);
+  for (uint32_t m = 0; m < mm->n; m++)
+    dst->excl[mm->to[m]] = pp_add_sat (dst->excl[mm->to[m]], src->excl[m]);
   return 0;
 }
 
@@ -200,17 +224,27 @@ ppc_list_has (const char *list, const char *s)
   return 0;
 }
 
-/* The description of INTO's metric M after adding FROM's (same name):
-   the sources listed once each ("tsc,clock_gettime"), the unit of the
-   runs that measured, and the probe costs averaged over the runs.  0, or
-   -1 with *WHY (units differ, out of memory).  */
-static int
-ppc_merge_metric (ppc_metric *res, const ppc_profile *into,
-                  const ppc_profile *from, uint32_t m, const char **why)
+static void
+ppc_free_metric (ppc_metric *m)
 {
-  const ppc_metric *a = &into->metrics[m], *b = &from->metrics[m];
-  const char *as = a->source ? a->source : "", *bs = b->source ? b->source : "";
+  free (m->name);
+  free (m->source);
+  free (m->unit);
+}
+
+/* The description of metric A after adding B's runs (same name): the
+   sources listed once each ("tsc,clock_gettime"), the unit of the runs
+   that measured, the probe costs averaged over the runs, the runs added.
+   B alone (A NULL): a copy.  0, or -1 with *WHY (units differ, out of
+   memory).  */
+static int
+ppc_merge_metric (ppc_metric *res, const ppc_metric *a, const ppc_metric *b,
+                  const char **why)
+{
   memset (res, 0, sizeof *res);
+  if (!a)
+    a = b;
+  const char *as = a->source ? a->source : "", *bs = b->source ? b->source : "";
   int a_off = ppc_unavailable (a), b_off = ppc_unavailable (b);
   if (!a_off && !b_off && !ppc_streq (a->unit, b->unit))
     {
@@ -227,13 +261,11 @@ ppc_merge_metric (ppc_metric *res, const ppc_profile *into,
     sprintf (res->source, "%s,%s", as, bs);
   if (!res->name || !res->unit || !res->source)
     {
-      free (res->name);
-      free (res->unit);
-      free (res->source);
+      ppc_free_metric (res);
       *why = "out of memory";
       return -1;
     }
-  double ra = (double) into->runs, rb = (double) from->runs;
+  double ra = (double) a->runs, rb = (double) b->runs;
   if (a != b && !a_off && !b_off && ra + rb > 0)
     {
       res->enter_exit_cost = (a->enter_exit_cost * ra
@@ -245,6 +277,75 @@ ppc_merge_metric (ppc_metric *res, const ppc_profile *into,
       res->enter_exit_cost = measured->enter_exit_cost;
       res->path_cost = measured->path_cost;
     }
+  res->runs = a != b ? pp_add_sat (a->runs, b->runs) : b->runs;
+  return 0;
+}
+
+/* FROM's metric named NAME, or NULL.  */
+static const ppc_metric *
+ppc_metric_named (const ppc_profile *p, const char *name, uint32_t *at)
+{
+  for (uint32_t m = 0; m < p->nmetrics; m++)
+    if (ppc_streq (p->metrics[m].name, name))
+      {
+        if (at)
+          *at = m;
+        return &p->metrics[m];
+      }
+  return NULL;
+}
+
+/* The metrics of INTO and FROM by name (a program rebuilt with another
+   -fprofile-paths-metric list still adds its paths and calls): INTO's in
+   their places, then FROM's others; MM says where FROM's go.  Built
+   aside, then put in INTO: 0; -1 with *WHY, INTO unchanged, when they
+   are more than PPC_MAX_METRICS or a metric's units differ.  */
+static int
+ppc_merge_metrics (ppc_profile *into, const ppc_profile *from, ppc_mmap *mm,
+                   const char **why)
+{
+  uint32_t n = into->nmetrics;
+  for (uint32_t m = 0; m < from->nmetrics; m++)
+    if (!ppc_metric_named (into, from->metrics[m].name, NULL))
+      n++;
+  if (n > PPC_MAX_METRICS)
+    {
+      *why = ppc_whyf ("more than %d metrics in all (programs built with "
+                       "other -fprofile-paths-metric lists)",
+                       PPC_MAX_METRICS);
+      return -1;
+    }
+  ppc_metric res[PPC_MAX_METRICS];
+  uint32_t k = 0;
+  int rc = 0;
+  for (uint32_t m = 0; m < into->nmetrics && rc == 0; m++)
+    {
+      const ppc_metric *a = &into->metrics[m];
+      uint32_t j;
+      const ppc_metric *b = ppc_metric_named (from, a->name, &j);
+      if (b)
+        mm->to[j] = k;
+      rc = ppc_merge_metric (&res[k], b ? a : NULL, b ? b : a, why);
+      k += rc == 0;
+    }
+  for (uint32_t m = 0; m < from->nmetrics && rc == 0; m++)
+    if (!ppc_metric_named (into, from->metrics[m].name, NULL))
+      {
+        mm->to[m] = k;
+        rc = ppc_merge_metric (&res[k], NULL, &from->metrics[m], why);
+        k += rc == 0;
+      }
+  if (rc < 0)
+    {
+      while (k > 0)
+        ppc_free_metric (&res[--k]);
+      return -1;
+    }
+  for (uint32_t m = 0; m < into->nmetrics; m++)
+    ppc_free_metric (&into->metrics[m]);
+  memcpy (into->metrics, res, k * sizeof *res);
+  into->nmetrics = k;
+  mm->n = from->nmetrics;
   return 0;
 }
 
@@ -267,86 +368,183 @@ ppc_well_formed (const ppc_profile *p)
   return 1;
 }
 
-/* Functions: FNMAP[f] is INTO's index of FROM's function f.  */
+/* Whether F and G are versions of one function: name and source agree
+   (a program may have several static functions of one name).  */
+static int
+ppc_same_fn (const ppc_fn *f, const ppc_fn *g)
+{
+  return ppc_streq (f->name, g->name) && ppc_streq (f->source, g->source);
+}
+
+/* The flags of one version after adding another run's: PP_FN_OLDER only
+   when both are older (as ppd_merge does).  */
+static uint32_t
+ppc_add_flags (uint32_t a, uint32_t b)
+{
+  return ((a | b) & ~PP_FN_OLDER) | (a & b & PP_FN_OLDER);
+}
+
+/* FNS[G] is the latest build's version of its function: the versions
+   INTO had before this merge (below OLD_N) other than G become older.  */
+static void
+ppc_make_current (ppc_fn *fns, uint32_t old_n, uint32_t g,
+                  const char *drop)
+{
+  for (uint32_t h = 0; h < old_n; h++)
+    if (h != g && !drop[h] && ppc_same_fn (&fns[h], &fns[g]))
+      fns[h].flags |= PP_FN_OLDER;
+}
+
+/* After FNS[G] (N records) was added: a function in more than
+   PPC_MAX_VERSIONS versions loses its oldest, an older one first, the
+   first in the list (added longest ago) among them; DROP marks it.  */
+static void
+ppc_drop_excess (ppc_fn *fns, uint32_t n, uint32_t g, char *drop,
+                 void (*warn) (void *ctx, const char *fn_name), void *ctx)
+{
+  uint32_t versions = 0, older = UINT32_MAX, other = UINT32_MAX;
+  for (uint32_t h = 0; h < n; h++)
+    if (!drop[h] && ppc_same_fn (&fns[h], &fns[g]))
+      {
+        versions++;
+        if (h != g && older == UINT32_MAX && (fns[h].flags & PP_FN_OLDER))
+          older = h;
+        if (h != g && other == UINT32_MAX)
+          other = h;
+      }
+  if (versions <= PPC_MAX_VERSIONS)
+    return;
+  if (warn)
+    warn (ctx, fns[g].name);
+  drop[older != UINT32_MAX ? older : other] = 1;
+}
+
+/* Removes the functions DROP marks and INTO's nodes of them with their
+   subtrees (the contexts of a build no longer kept), renumbering the
+   rest; FNMAP's entries of dropped functions become PPC_NO_FN.  0, or -1
+   when out of memory (nothing removed).  */
+static int
+ppc_prune (ppc_profile *into, const char *drop, uint32_t *fnmap,
+           uint32_t nfrom)
+{
+  uint32_t *fnew = malloc (((size_t) into->nfns + 1) * sizeof *fnew);
+  uint32_t *nnew = malloc (((size_t) into->nnodes + 1) * sizeof *nnew);
+  if (!fnew || !nnew)
+    {
+      free (fnew);
+      free (nnew);
+      return -1;
+    }
+  uint32_t k = 0;
+  for (uint32_t g = 0; g < into->nfns; g++)
+    fnew[g] = drop[g] ? PPC_NO_FN : k++;
+  /* Parents come before children: one pass keeps a node whose function
+     stays and whose parent was kept, moved down to its new index.  */
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < into->nnodes; i++)
+    {
+      ppc_node nd = into->nodes[i];
+      if (i > 0 && (fnew[nd.fn] == PPC_NO_FN || nnew[nd.parent] == UINT32_MAX))
+        {
+          nnew[i] = UINT32_MAX;
+          free (nd.site);
+          free (nd.paths);
+          continue;
+        }
+      if (i > 0)
+        {
+          nd.fn = fnew[nd.fn];
+          nd.parent = nnew[nd.parent];
+        }
+      nnew[i] = j;
+      into->nodes[j++] = nd;
+    }
+  into->nnodes = j;
+  k = 0;
+  for (uint32_t g = 0; g < into->nfns; g++)
+    if (drop[g])
+      {
+        free (into->fns[g].name);
+        free (into->fns[g].source);
+        free (into->fns[g].meta);
+      }
+    else
+      into->fns[k++] = into->fns[g];
+  for (uint32_t f = 0; f < nfrom; f++)
+    fnmap[f] = fnew[fnmap[f]];
+  into->nfns = k;
+  free (fnew);
+  free (nnew);
+  return 0;
+}
+
+/* Functions: FNMAP[f] is INTO's index of FROM's function f (PPC_NO_FN
+   when that version is dropped).  Versions match by name, source and CFG
+   checksum; FROM's latest build makes INTO's other versions older.  */
 static int
 ppc_merge_fns (ppc_profile *into, const ppc_profile *from, uint32_t *fnmap,
                void (*warn) (void *ctx, const char *fn_name), void *ctx)
 {
-  ppc_fn *fns = realloc (into->fns, ((size_t) into->nfns + from->nfns + 1)
-                                        * sizeof *fns);
+  size_t max = (size_t) into->nfns + from->nfns;
+  ppc_fn *fns = realloc (into->fns, (max + 1) * sizeof *fns);
   if (!fns)
     return -1;
   into->fns = fns;
   ppc_index ix;
-  if (ppc_index_init (&ix, (size_t) into->nfns + from->nfns) < 0)
+  if (ppc_index_init (&ix, max) < 0)
     return -1;
-  for (uint32_t f = 0; f < into->nfns; f++)
-    ix.slot[ppc_find_fn (&ix, fns, &fns[f])] = f;
-  char *replaced = calloc ((size_t) into->nfns + 1, 1);
-  if (!replaced)
+  char *drop = calloc (max + 1, 1);
+  if (!drop)
     {
       free (ix.slot);
       return -1;
     }
+  for (uint32_t f = 0; f < into->nfns; f++)
+    ix.slot[ppc_find_fn (&ix, fns, &fns[f])] = f;
   int rc = 0;
-  uint32_t old_nfns = into->nfns;
+  uint32_t old_n = into->nfns;
   for (uint32_t f = 0; f < from->nfns && rc == 0; f++)
     {
       const ppc_fn *src = &from->fns[f];
       size_t s = ppc_find_fn (&ix, fns, src);
       uint32_t g = ix.slot[s];
-      if (g != UINT32_MAX && fns[g].checksum == src->checksum)
-        {
-          fns[g].flags |= src->flags;
-          fnmap[f] = g;
-          continue;
-        }
-      ppc_fn copy;
-      if (ppc_copy_fn (&copy, src) < 0)
-        {
-          rc = -1;
-          break;
-        }
-      if (g != UINT32_MAX)
-        {
-          /* Another CFG (the program was rebuilt): as gcov does, the
-             newer profile's function wins; the paths counted against the
-             old CFG mean nothing now.  */
-          if (warn)
-            warn (ctx, src->name);
-          free (fns[g].name);
-          free (fns[g].source);
-          free (fns[g].meta);
-          fns[g] = copy;
-          if (g < old_nfns)
-            replaced[g] = 1;
-        }
+      if (g != UINT32_MAX && !drop[g])
+        fns[g].flags = ppc_add_flags (fns[g].flags, src->flags);
       else
         {
+          ppc_fn copy;
+          if (ppc_copy_fn (&copy, src) < 0)
+            {
+              rc = -1;
+              break;
+            }
           g = into->nfns++;
           fns[g] = copy;
           ix.slot[s] = g;
         }
+      if (!(src->flags & PP_FN_OLDER))
+        ppc_make_current (fns, old_n, g, drop);
+      if (g >= old_n)
+        ppc_drop_excess (fns, into->nfns, g, drop, warn, ctx);
       fnmap[f] = g;
     }
-  for (uint32_t i = 0; i < into->nnodes && rc == 0; i++)
-    if (into->nodes[i].fn < old_nfns && replaced[into->nodes[i].fn])
-      {
-        free (into->nodes[i].paths);
-        into->nodes[i].paths = NULL;
-        into->nodes[i].npaths = 0;
-      }
-  free (replaced);
   free (ix.slot);
+  int any = 0;
+  for (uint32_t g = 0; g < into->nfns; g++)
+    any |= drop[g];
+  if (rc == 0 && any)
+    rc = ppc_prune (into, drop, fnmap, from->nfns);
+  free (drop);
   return rc;
 }
 
 /* Nodes: FROM's node i goes to INTO's node map[i], matched by parent (as
    mapped), function and call site; parents come first in both lists, so
-   a new node's parent is always placed already.  */
+   a new node's parent is always placed already.  A node of a function
+   version dropped (FNMAP: PPC_NO_FN) is left out with its subtree.  */
 static int
 ppc_merge_nodes (ppc_profile *into, const ppc_profile *from,
-                 const uint32_t *fnmap)
+                 const uint32_t *fnmap, const ppc_mmap *mm)
 {
   if (from->nnodes == 0)
     return 0;
@@ -375,12 +573,17 @@ ppc_merge_nodes (ppc_profile *into, const ppc_profile *from,
   for (uint32_t i = 1; i < into->nnodes; i++)
     ix.slot[ppc_find_node (&ix, nodes, nodes[i].parent, nodes[i].fn,
                            nodes[i].site)] = i;
-  int rc = ppc_add_node (&nodes[0], &from->nodes[0]);
+  int rc = ppc_add_node (&nodes[0], &from->nodes[0], mm);
   map[0] = 0;
   for (uint32_t i = 1; i < from->nnodes && rc == 0; i++)
     {
       const ppc_node *src = &from->nodes[i];
       uint32_t parent = map[src->parent], fn = fnmap[src->fn];
+      if (parent == UINT32_MAX || fn == PPC_NO_FN)
+        {
+          map[i] = UINT32_MAX;
+          continue;
+        }
       size_t s = ppc_find_node (&ix, nodes, parent, fn, src->site);
       uint32_t j = ix.slot[s];
       if (j == UINT32_MAX)
@@ -399,7 +602,7 @@ ppc_merge_nodes (ppc_profile *into, const ppc_profile *from,
           ix.slot[s] = j;
         }
       map[i] = j;
-      rc = ppc_add_node (&nodes[j], src);
+      rc = ppc_add_node (&nodes[j], src, mm);
     }
   free (ix.slot);
   free (map);
@@ -447,10 +650,11 @@ ppc_merge_objects (ppc_profile *into, const ppc_profile *from)
 }
 
 /* ppc_merge, with WARN (may be NULL) called with the name of each
-   function whose CFG checksum differs between the two (INTO's is then
-   replaced by FROM's, its paths dropped in every context, as ppd_merge
-   does).  Functions are the same when name and source file agree: a
-   program may hold several static functions of one name.  */
+   function whose oldest CFG version is dropped (a fifth checksum of it).
+   Functions are the same when name and source file agree (a program may
+   hold several static functions of one name), and each CFG checksum of
+   one is its own version, with its own contexts, as ppd_merge keeps
+   them.  */
 PPC_API int
 ppc_merge_warn (ppc_profile *into, const ppc_profile *from,
                 void (*warn) (void *ctx, const char *fn_name), void *ctx,
@@ -469,47 +673,18 @@ ppc_merge_warn (ppc_profile *into, const ppc_profile *from,
       *why = "a calling context tree and a flat profile cannot merge";
       return -1;
     }
-  int same = into->nmetrics == from->nmetrics;
-  for (uint32_t m = 0; same && m < from->nmetrics; m++)
-    same = ppc_streq (into->metrics[m].name, from->metrics[m].name);
-  if (!fresh && !same)
-    {
-      *why = "the metric lists differ (programs built with another "
-             "-fprofile-paths-metric)";
-      return -1;
-    }
-  /* The new metric descriptions first: once they exist, nothing can
-     refuse the merge.  A fresh INTO takes FROM's (merged with
-     themselves: copies).  */
-  ppc_metric metrics[PPC_MAX_METRICS];
-  uint32_t nm = from->nmetrics;
-  for (uint32_t m = 0; m < nm; m++)
-    if (ppc_merge_metric (&metrics[m], fresh ? from : into, from, m, why)
-        < 0)
-      {
-        for (uint32_t k = 0; k < m; k++)
-          {
-            free (metrics[k].name);
-            free (metrics[k].source);
-            free (metrics[k].unit);
-          }
-        return -1;
-      }
-  for (uint32_t m = 0; m < into->nmetrics; m++)
-    {
-      free (into->metrics[m].name);
-      free (into->metrics[m].source);
-      free (into->metrics[m].unit);
-    }
-  memcpy (into->metrics, metrics, nm * sizeof *metrics);
-  into->nmetrics = nm;
+  /* The metrics first: once they are merged, nothing can refuse the
+     merge.  */
+  ppc_mmap mm;
+  if (ppc_merge_metrics (into, from, &mm, why) < 0)
+    return -1;
   if (fresh)
     into->cct = from->cct;
 
   /* Out of memory from here on leaves INTO consistent, partly merged.  */
   uint32_t *fnmap = malloc (((size_t) from->nfns + 1) * sizeof *fnmap);
   if (!fnmap || ppc_merge_fns (into, from, fnmap, warn, ctx) < 0
-      || ppc_merge_nodes (into, from, fnmap) < 0
+      || ppc_merge_nodes (into, from, fnmap, &mm) < 0
       || ppc_merge_objects (into, from) < 0)
     {
       free (fnmap);
@@ -517,7 +692,6 @@ ppc_merge_warn (ppc_profile *into, const ppc_profile *from,
       return -1;
     }
   free (fnmap);
-  /* After the costs' average, which weighs by the runs before.  */
   into->runs = pp_add_sat (into->runs, from->runs);
   return 0;
 }

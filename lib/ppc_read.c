@@ -41,6 +41,7 @@ typedef struct
   unsigned long line;   /* the current line's number, from 1 */
   unsigned long nbody;  /* the lines before the end line */
   const char *err;      /* the first error: a static message */
+  unsigned version;     /* the file's format version */
 } ppc_in;
 
 static int
@@ -384,10 +385,14 @@ ppc_decode_metrics (ppc_in *in, ppc_profile *out)
       mt->unit = ppc_get_str (in, NULL);
       mt->enter_exit_cost = ppc_get_double (in);
       mt->path_cost = ppc_get_double (in);
+      /* Version 1 merged only runs of one metric list: all measured.  */
+      mt->runs = in->version >= 2 ? ppc_get_u64 (in) : out->runs;
       if (ppc_line_done (in) < 0)
         return;
       if (!*mt->name)
         ppc_bad (in, "empty metric name");
+      else if (mt->runs > out->runs)
+        ppc_bad (in, "a metric counts more runs than the file");
       for (uint32_t k = 0; k < m; k++)
         if (!strcmp (out->metrics[k].name, mt->name))
           ppc_bad (in, "metric named twice");
@@ -633,10 +638,10 @@ ppc_decode (const char *buf, size_t len, ppc_profile *out, const char **why)
       *why = "line 1: malformed version";
       return -1;
     }
-  if (version != PPC_VERSION)
+  if (version < 1 || version > PPC_VERSION)
     {
       *why = ppc_whyf ("context profile format version %llu not supported "
-                       "by this ppgcc (it reads version %u)",
+                       "by this ppgcc (it reads versions 1 to %u)",
                        (unsigned long long) version, PPC_VERSION);
       return -1;
     }
@@ -653,7 +658,7 @@ ppc_decode (const char *buf, size_t len, ppc_profile *out, const char **why)
       return -1;
     }
   ppc_in in = { NULL, NULL, (const char *) memchr (buf, '\n', len) + 1,
-                buf + last, 1, nlines - 1, NULL };
+                buf + last, 1, nlines - 1, NULL, (unsigned) version };
   ppc_decode_body (&in, out);
   if (in.err || sealed < 0)
     {

@@ -159,6 +159,7 @@ ppc_encode (const ppc_profile *p, char **buf, size_t *len)
       ppc_put_cstr (&o, mt->unit);
       ppc_put_double (&o, mt->enter_exit_cost);
       ppc_put_double (&o, mt->path_cost);
+      ppc_put_u64 (&o, mt->runs);
       ppc_put_eol (&o);
     }
   ppc_puts (&o, "functions");

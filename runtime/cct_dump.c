@@ -617,6 +617,7 @@ build (struct builder *b)
   for (uint32_t m = 0; m < p->nmetrics; m++)
     {
       p->metrics[m] = in->metrics[m];
+      p->metrics[m].runs = p->runs;
       p->metrics[m].name = strdup (in->metrics[m].name);
       p->metrics[m].source = strdup (in->metrics[m].source);
       p->metrics[m].unit = strdup (in->metrics[m].unit);
@@ -681,10 +682,11 @@ profile_file (struct __pp_db_session *db)
   return __pp_profile_path (exe);
 }
 
-/* FILE kept aside as FILE SUFFIX, with one line saying why: 0; -1 when
-   that fails (a directory there): FILE left as it is.  */
+/* FILE kept aside as FILE SUFFIX; when LOUD, with one line saying why:
+   0; -1 when that fails (a directory there): FILE left as it is, which
+   is always said.  */
 static int
-keep_aside (const char *path, const char *why, const char *suffix)
+keep_aside (const char *path, const char *why, const char *suffix, int loud)
 {
   char *aside = NULL;
   int e = ENOMEM;
@@ -692,8 +694,9 @@ keep_aside (const char *path, const char *why, const char *suffix)
     {
       if (rename (path, aside) == 0)
         {
-          fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this "
-                   "run's contexts afresh\n", path, why, aside);
+          if (loud)
+            fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing "
+                     "this run's contexts afresh\n", path, why, aside);
           free (aside);
           return 0;
         }
@@ -704,14 +707,6 @@ keep_aside (const char *path, const char *why, const char *suffix)
            "left as it is, contexts not written\n", path, why, path, suffix,
            strerror (e));
   return -1;
-}
-
-static void
-warn_changed (void *ctx, const char *fn)
-{
-  fprintf (stderr, "ppgcc profile: %s: function '%s' changed since the "
-           "profile was written (CFG checksum mismatch); its old paths are "
-           "dropped\n", (const char *) ctx, fn);
 }
 
 /* What is at PATH: 0 with *OLD; 1 when nothing (or a damaged profile,
@@ -736,7 +731,8 @@ read_old (const char *path, ppc_profile *old)
   free (buf);
   if (rc == 0)
     return 0;
-  return keep_aside (path, why ? why : "unreadable", ".corrupt") < 0 ? -1 : 1;
+  return keep_aside (path, why ? why : "unreadable", ".corrupt", 1) < 0 ? -1
+                                                                        : 1;
 }
 
 static int
@@ -761,12 +757,16 @@ merge_and_write (const char *path, ppc_profile *now)
     goto unlock;
   if (have == 0)
     {
-      if (ppc_merge_warn (&old, now, warn_changed, (void *) path, &why)
-          == 0)
+      /* A rebuilt program's other CFGs of a function, or other metrics,
+         merge as versions and metrics of their own, silently: the
+         program's stderr is its own (a test suite compares it), and
+         ppprof tells them apart.  */
+      if (ppc_merge (&old, now, &why) == 0)
         result = &old;
-      /* Another metric list (the program was rebuilt): its figures do
-         not add to these; the file is kept aside, else nothing written.  */
-      else if (keep_aside (path, why ? why : "cannot merge", ".old") < 0)
+      /* What does not add up (a flat profile and a tree, a metric's
+         units, more than 8 metrics) is kept aside as FILE.old, which
+         ppprof points at, silently too; else nothing is written.  */
+      else if (keep_aside (path, why ? why : "cannot merge", ".old", 0) < 0)
         goto free_old;
     }
   rc = ppc_write_file (path, result);

@@ -152,7 +152,7 @@ text_node (const cct_view *v, uint32_t n, int depth)
         print_value (w, ok, v->c->incl[n][m]);
         print_value (w, ok, v->c->excl[n][m]);
       }
-  printf ("  %*s%s", 2 * depth, "", p->fns[nd->fn].name);
+  printf ("  %*s%s", 2 * depth, "", pp_context_fn_label (v->c, nd->fn));
   if (nd->site && *nd->site)
     printf (" [%s]", pp_context_site (v->c, n));
   if (nd->recursive)
@@ -227,6 +227,7 @@ cct_text (const cct_view *v)
   if (v->c->subtract_probes)
     printf ("note: subtracting the probes' cost is exact only for "
             "instruction counts (PLDI'97 section 3.2)\n");
+  pp_context_notes (v->c, stdout);
   printf ("\n%7s %12s", "incl%", "calls");
   for (uint32_t m = 0; m < p->nmetrics; m++)
     if (metric_shown (v, m))
@@ -308,6 +309,7 @@ json_node (const cct_view *v, uint32_t n, int depth)
   const ppc_node *nd = &p->nodes[n];
   printf ("%*s{\"name\": ", 2 * depth + 2, "");
   pp_json_string (stdout, p->fns[nd->fn].name);
+  pp_context_json_version (v->c, nd->fn, stdout);
   printf (", \"site\": ");
   pp_json_string (stdout, nd->site ? nd->site : "");
   /* the call's source line, when the object's debug information has it */
@@ -380,9 +382,13 @@ cct_json (const cct_view *v)
         printf (", \"unit\": ");
         pp_json_string (stdout, mt->unit);
         printf (", \"measured\": %s, \"enter_exit_cost\": %.15g, "
-                "\"path_cost\": %.15g}",
+                "\"path_cost\": %.15g",
                 pp_context_measured (v->c, (int) m) ? "true" : "false",
                 mt->enter_exit_cost, mt->path_cost);
+        /* only when other runs did not measure it */
+        if (mt->runs < p->runs)
+          printf (", \"runs\": %" PRIu64, mt->runs);
+        printf ("}");
       }
   printf ("],\n \"tree\": [");
   int rc = json_nodes (v, 0, 0);

@@ -2,6 +2,7 @@
    context.h).  */
 #include "context.h"
 #include "pp/sat.h"
+#include "pp/rt_abi.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,11 +32,31 @@ typedef struct
 } loader;
 
 static void
-warn_checksum (void *file, const char *fn)
+warn_dropped (void *file, const char *fn)
 {
-  fprintf (stderr, "ppprof: %s: function '%s' has another CFG checksum "
-           "than in the files before it; keeping the later one\n",
-           (const char *) file, fn);
+  fprintf (stderr, "ppprof: %s: function '%s' has more than %d CFG "
+           "versions in the files so far; the oldest one's contexts are "
+           "left out\n", (const char *) file, fn, PPC_MAX_VERSIONS);
+}
+
+/* What the program kept aside as PATH.old when its run did not merge
+   with the file (runtime/cct_dump.c does so silently): said here.  */
+static void
+note_aside (const char *path)
+{
+  size_t n = strlen (path);
+  char *old = malloc (n + 5);
+  struct stat st;
+  if (!old)
+    return;
+  memcpy (old, path, n);
+  memcpy (old + n, ".old", 5);
+  if (stat (old, &st) == 0 && S_ISREG (st.st_mode))
+    fprintf (stderr, "ppprof: note: %s: an earlier profile that could not "
+             "merge with %s (a flat profile and a tree, a metric in other "
+             "units, or more than %d metrics in all); not read\n", old, path,
+             PPC_MAX_METRICS);
+  free (old);
 }
 
 static int
@@ -51,13 +72,14 @@ add_file (void *ctx, const char *path)
                rc > 0 ? "no such file" : why);
       return -1;
     }
+  note_aside (path);
   if (l->count++ == 0)
     {
       l->c->prof = p;
       l->c->name = strdup (path);
       return 0;
     }
-  rc = ppc_merge_warn (&l->c->prof, &p, warn_checksum, (void *) path, &why);
+  rc = ppc_merge_warn (&l->c->prof, &p, warn_dropped, (void *) path, &why);
   ppc_free (&p);
   if (rc < 0)
     {
@@ -77,7 +99,11 @@ by_name_site (const void *a, const void *b)
   const ppc_node *x = &p->nodes[*(const uint32_t *) a];
   const ppc_node *y = &p->nodes[*(const uint32_t *) b];
   int c = strcmp (p->fns[x->fn].name, p->fns[y->fn].name);
-  return c ? c : strcmp (x->site ? x->site : "", y->site ? y->site : "");
+  if (c == 0)
+    c = strcmp (x->site ? x->site : "", y->site ? y->site : "");
+  /* one function's versions (same site, "" under the root) oldest
+     first */
+  return c ? c : (x->fn > y->fn) - (x->fn < y->fn);
 }
 
 /* V less COST, clamped at 0 (PLDI'97 §3.2: the probes' share of a
@@ -157,6 +183,83 @@ allocate (pp_context *c)
   return ok ? 0 : -1;
 }
 
+/* Each function's version among those of its name and source, and their
+   number; the labels of those with several.  0, or -1 (out of memory).  */
+static int
+number_versions (pp_context *c)
+{
+  const ppc_profile *p = &c->prof;
+  uint32_t n = p->nfns;
+  c->version = calloc (n + 1, sizeof *c->version);
+  c->nversions = calloc (n + 1, sizeof *c->nversions);
+  c->label = calloc (n + 1, sizeof *c->label);
+  if (!c->version || !c->nversions || !c->label)
+    return -1;
+  /* At most PPC_MAX_VERSIONS of each: quadratic only in name clashes.  */
+  for (uint32_t f = 0; f < n; f++)
+    for (uint32_t g = 0; g <= f; g++)
+      if (!strcmp (p->fns[g].name, p->fns[f].name)
+          && !strcmp (p->fns[g].source ? p->fns[g].source : "",
+                      p->fns[f].source ? p->fns[f].source : ""))
+        {
+          if (g == f)
+            c->version[f] = c->nversions[f] + 1;
+          c->nversions[f]++;
+          if (g != f)
+            c->nversions[g]++;
+        }
+  for (uint32_t f = 0; f < n; f++)
+    {
+      if (c->nversions[f] < 2)
+        continue;
+      c->nversioned += c->version[f] == 1;
+      const char *name = p->fns[f].name;
+      size_t len = strlen (name) + 64;
+      if (!(c->label[f] = malloc (len)))
+        return -1;
+      snprintf (c->label[f], len, "%s (CFG %u of %u%s)", name,
+                (unsigned) c->version[f], (unsigned) c->nversions[f],
+                (p->fns[f].flags & PP_FN_OLDER) ? ", older build" : "");
+    }
+  return 0;
+}
+
+const char *
+pp_context_fn_label (const pp_context *c, uint32_t fn)
+{
+  return c->label && c->label[fn] ? c->label[fn] : c->prof.fns[fn].name;
+}
+
+void
+pp_context_notes (const pp_context *c, FILE *out)
+{
+  const ppc_profile *p = &c->prof;
+  if (c->nversioned)
+    fprintf (out, "note: %u function%s in several CFG versions (builds at "
+             "other -O levels, or edits): each version's contexts and "
+             "paths apart, \"(CFG k of n)\" after the name\n",
+             (unsigned) c->nversioned, c->nversioned == 1 ? "" : "s");
+  for (uint32_t m = 0; m < p->nmetrics; m++)
+    if (p->metrics[m].runs < p->runs)
+      fprintf (out, "note: %s measured in %llu of the %llu runs (the others "
+               "were built with other -fprofile-paths-metric lists): its "
+               "values are those runs' alone\n", p->metrics[m].name,
+               (unsigned long long) p->metrics[m].runs,
+               (unsigned long long) p->runs);
+}
+
+void
+pp_context_json_version (const pp_context *c, uint32_t fn, FILE *out)
+{
+  if (!c->nversions || c->nversions[fn] < 2)
+    return;
+  fprintf (out, ", \"cfg_checksum\": %lu, \"cfg_version\": %u, "
+           "\"cfg_versions\": %u, \"older\": %s",
+           (unsigned long) c->prof.fns[fn].checksum, (unsigned) c->version[fn],
+           (unsigned) c->nversions[fn],
+           (c->prof.fns[fn].flags & PP_FN_OLDER) ? "true" : "false");
+}
+
 int
 pp_context_load (pp_context *c, char **names, int count, int subtract_probes)
 {
@@ -171,7 +274,7 @@ pp_context_load (pp_context *c, char **names, int count, int subtract_probes)
                count ? names[0] : ".");
       goto fail;
     }
-  if (allocate (c) < 0)
+  if (allocate (c) < 0 || number_versions (c) < 0)
     {
       fprintf (stderr, "ppprof: out of memory\n");
       goto fail;
@@ -198,6 +301,11 @@ pp_context_free (pp_context *c)
   for (uint32_t i = 0; c->site_source && i < c->prof.nnodes; i++)
     free (c->site_source[i]);
   free (c->site_source);
+  for (uint32_t f = 0; c->label && f < c->prof.nfns; f++)
+    free (c->label[f]);
+  free (c->label);
+  free (c->version);
+  free (c->nversions);
   free (c->children);
   free (c->nchildren);
   free (c->excl);

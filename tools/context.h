@@ -9,6 +9,8 @@
 
 #include "pp/ppc.h"
 
+#include <stdio.h>
+
 typedef struct
 {
   ppc_profile prof;       /* every input merged */
@@ -29,6 +31,13 @@ typedef struct
   /* Per node: its call site as "file:line", or NULL (sites.c), once
      asked for.  */
   char **site_source;
+  /* Per function: which of its CFG versions (name and source alike,
+     checksums not) it is, from 1 in the profile's order, and how many
+     there are; its name as shown (with "(CFG 1 of 2, older build)"
+     when there are several).  */
+  uint32_t *version, *nversions;
+  char **label;
+  uint32_t nversioned;     /* functions with several versions */
 } pp_context;
 
 /* Whether NAME is a context profile: its suffix is .ppc, or it begins
@@ -68,6 +77,19 @@ void pp_context_resolve_sites (pp_context *c);
    the object's symbols (addr2line -f) while the object is the one that
    ran; pp_context_load does it.  */
 void pp_context_name_functions (pp_context *c);
+/* Function FN's name as shown: with its CFG version when the profile
+   holds several (a program rebuilt at another -O level, or edited),
+   "main (CFG 1 of 2, older build)".  */
+const char *pp_context_fn_label (const pp_context *c, uint32_t fn);
+/* The notes on versions and metrics a report prints under its header
+   (text: "note: ..." lines to OUT; nothing when there is nothing to
+   say).  */
+void pp_context_notes (const pp_context *c, FILE *out);
+/* JSON: FN's version fields (", \"cfg_checksum\": N, \"cfg_version\": K,
+   \"cfg_versions\": N, \"older\": B") when it has several; nothing
+   otherwise.  */
+void pp_context_json_version (const pp_context *c, uint32_t fn, FILE *out);
+
 /* The source file of function FN, as the metadata names it.  */
 const char *pp_context_fn_file (const pp_context *c, uint32_t fn);
 

@@ -134,10 +134,13 @@ report_text (pp_context *c, const ctx_path *all, size_t n, int metric,
                                      "section 3.2)" : "");
       else
         printf (" (not measured: n/a)\n");
+      pp_context_notes (c, stdout);
       printf ("\n%12s %7s %12s %11s  %-24s %s\n", "total", "share", "count",
               "per exec", "function", "path (source lines)");
     }
   else
+    pp_context_notes (c, stdout);
+  if (metric < 0)
     printf ("\n%12s %7s  %-24s %s\n", "count", "share", "function",
             "path (source lines)");
   for (size_t i = 0; i < n && (o->top <= 0 || (long) i < o->top); i++)
@@ -154,7 +157,7 @@ report_text (pp_context *c, const ctx_path *all, size_t n, int metric,
       else
         printf ("%12" PRIu64 " %6.2f%%", q->count,
                 execs ? 100.0 * (double) q->count / (double) execs : 0.0);
-      printf ("  %-24s %s: ", p->fns[q->fn].name,
+      printf ("  %-24s %s: ", pp_context_fn_label (c, q->fn),
               pp_context_fn_file (c, q->fn));
       print_path (stdout, &q->lines);
       printf ("\n");
@@ -184,7 +187,10 @@ report_json (pp_context *c, const ctx_path *all, size_t n, int metric)
       pp_json_string (stdout, mt->source);
       printf (", \"unit\": ");
       pp_json_string (stdout, mt->unit);
-      printf (", \"measured\": %s}", measured ? "true" : "false");
+      printf (", \"measured\": %s", measured ? "true" : "false");
+      if (mt->runs < p->runs)
+        printf (", \"runs\": %" PRIu64, mt->runs);
+      printf ("}");
     }
   else
     printf ("null");
@@ -195,6 +201,7 @@ report_json (pp_context *c, const ctx_path *all, size_t n, int metric)
       const ctx_path *q = &all[i];
       printf ("%s\n  {\"function\": ", i ? "," : "");
       pp_json_string (stdout, p->fns[q->fn].name);
+      pp_context_json_version (c, q->fn, stdout);
       printf (", \"file\": ");
       pp_json_string (stdout, pp_context_fn_file (c, q->fn));
       printf (", \"id\": %" PRIu64 ", \"count\": %" PRIu64, q->id, q->count);

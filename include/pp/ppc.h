@@ -40,13 +40,23 @@
 extern "C" {
 #endif
 
-#define PPC_VERSION 1u
+/* Version 2: functions in up to PPC_MAX_VERSIONS CFG versions, the
+   older ones flagged PP_FN_OLDER, and each metric's runs.  Version 1
+   files are still read.  */
+#define PPC_VERSION 2u
 #define PPC_NO_FN UINT32_MAX
 #define PPC_MAX_METRICS 8
+/* CFG versions of one function (name and source) a profile keeps: builds
+   at other -O levels, or before an edit (as .ppd files keep them).  */
+#define PPC_MAX_VERSIONS 4
 
 /* A function the tree refers to: as in the .ppd (name, CFG checksum,
    PP_FN_* flags, Ball-Larus path count, CFG in the graph language for
-   path regeneration), and its unit's main source file.  */
+   path regeneration), and its unit's main source file.  One function
+   (name and source) may have several records, one per CFG checksum (a
+   program rebuilt at another -O level, or edited): the contexts of each
+   are their own nodes.  Every one but the latest build's is flagged
+   PP_FN_OLDER (include/pp/rt_abi.h).  */
 typedef struct
 {
   char *name;
@@ -93,6 +103,10 @@ typedef struct
   char *source;
   char *unit;
   double enter_exit_cost, path_cost;
+  /* The runs whose figures the profile holds: the profile's runs, or
+     fewer when runs built with other metric lists were merged in (their
+     paths count, their values of this metric are 0).  */
+  uint64_t runs;
 } ppc_metric;
 
 /* An object (executable or shared library) call sites are in: the
@@ -130,16 +144,20 @@ PPC_API int ppc_decode (const char *buf, size_t len, ppc_profile *out,
 /* Encodes into a malloc'd buffer.  0, or -1 when out of memory.  */
 PPC_API int ppc_encode (const ppc_profile *p, char **buf, size_t *len);
 PPC_API void ppc_free (ppc_profile *p);
-/* Adds FROM into INTO: functions by name and checksum (a checksum
-   mismatch replaces INTO's function, its nodes' paths dropped, after
-   WARN), nodes by (parent, function, site), paths by id; runs add.
-   Metric lists must agree by name (else -1, *WHY set, INTO unchanged);
-   objects by name, FROM's path and build id replacing INTO's.  0, or
-   -1.  */
+/* Adds FROM into INTO: functions by name, source and CFG checksum (up
+   to PPC_MAX_VERSIONS checksums of one function are kept; past that the
+   oldest version goes with its contexts' subtrees, after WARN), nodes by
+   (parent, function, site), paths by id; runs add.  Metrics by name: the
+   result has both lists' metrics (INTO's first, in their order), a
+   metric only one side has is 0 in the other's figures and counts only
+   its runs.  -1 (*WHY set, INTO unchanged) when that makes more than
+   PPC_MAX_METRICS, when a metric's units differ, or when a tree meets a
+   flat profile.  Objects by name, FROM's path and build id replacing
+   INTO's.  0, or -1.  */
 PPC_API int ppc_merge (ppc_profile *into, const ppc_profile *from,
                        const char **why);
 /* ppc_merge, calling WARN (may be NULL) with the name of each function
-   whose CFG checksum differs.  Functions are the same when their name and
+   whose oldest CFG version is dropped (a fifth checksum).  Functions are the same when their name and
    source agree (a program may have several static functions of one
    name).  Costs of the probes are averaged over the runs; the sources of
    a metric measured differently in different runs are listed, comma

@@ -348,9 +348,9 @@ build (struct builder *b)
   p->cct = 1;
   p->nmetrics = 2;
   p->metrics[0] = (ppc_metric){ strdup ("samples"), strdup (c->source),
-                                strdup ("samples"), 0, 0 };
+                                strdup ("samples"), 0, 0, 1 };
   p->metrics[1] = (ppc_metric){ strdup (c->metric), strdup (c->source),
-                                strdup (c->unit), 0, 0 };
+                                strdup (c->unit), 0, 0, 1 };
   for (int m = 0; m < 2; m++)
     if (!p->metrics[m].name || !p->metrics[m].source || !p->metrics[m].unit)
       return -1;

@@ -6,7 +6,9 @@ The tree keeps call sites apart (PLDI'97 §4.1: a callee slot per call
 site); contexts with the same chain of function names are added up here:
 calls and path counts by path id (printed sorted).  --recursive adds
 the folded recursive calls (which depend on how sites were told apart:
-on inlining), --sites adds how many call-site contexts the chain had.  --metric NAME
+on inlining), --sites adds how many call-site contexts the chain had,
+--versions names a function of several CFG versions (a program rebuilt
+at another -O level) NAME@K, K its version.  --metric NAME
 adds the metric's exclusive value and its source:  NAME=1234 (tsc)."""
 import json
 import sys
@@ -15,12 +17,16 @@ args = sys.argv[1:]
 metric = None
 sites = False
 recursive = False
+versions = False
 while args and args[0].startswith("--"):
     if args[0] == "--metric":
         metric = args[1]
         args = args[2:]
     elif args[0] == "--recursive":
         recursive = True
+        args = args[1:]
+    elif args[0] == "--versions":
+        versions = True
         args = args[1:]
     elif args[0] == "--sites":
         sites = True
@@ -33,7 +39,10 @@ chains = {}
 
 
 def walk(node, chain):
-    chain = chain + [node["name"]]
+    name = node["name"]
+    if versions and "cfg_version" in node:
+        name += "@%d" % node["cfg_version"]
+    chain = chain + [name]
     key = ";".join(chain)
     c = chains.setdefault(key, {"calls": 0, "recursive": 0, "paths": {},
                                 "sites": 0, "metric": 0})

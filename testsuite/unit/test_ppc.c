@@ -6,6 +6,7 @@
 #include "test_ppc.h"
 
 #include "pp/ppc.h"
+#include "pp/rt_abi.h"
 
 #include <CUnit/CUnit.h>
 #include <locale.h>
@@ -33,6 +34,7 @@ init_profile (ppc_profile *p, uint64_t runs, uint32_t nmetrics)
       p->metrics[m].unit = strdup (m ? "events" : "ticks");
       p->metrics[m].enter_exit_cost = m ? 40 : 12.5;
       p->metrics[m].path_cost = m ? 9 : 0.1;
+      p->metrics[m].runs = runs;
     }
   p->nodes = calloc (1, sizeof *p->nodes);
   p->nodes[0].fn = PPC_NO_FN;
@@ -188,7 +190,7 @@ test_round_trip (void)
   size_t len;
   char *buf = encode (&p, &len);
   CU_ASSERT_FATAL (buf != NULL);
-  CU_ASSERT_EQUAL (strncmp (buf, "ppgcc-context-profile 1\n", 24), 0);
+  CU_ASSERT_EQUAL (strncmp (buf, "ppgcc-context-profile 2\n", 24), 0);
   CU_ASSERT_EQUAL (buf[len - 1], '\n');
   /* Printable ASCII, one record per line.  */
   int clean = 1;
@@ -196,7 +198,7 @@ test_round_trip (void)
     clean &= (buf[i] >= 0x20 && buf[i] < 0x7f) || buf[i] == '\n';
   CU_ASSERT (clean);
   CU_ASSERT_PTR_NOT_NULL (strstr (buf, "\nmetric \"cycles\" \"tsc\" \"ticks\" "
-                                       "12.5 0.1\n"));
+                                       "12.5 0.1 3\n"));
   CU_ASSERT_PTR_NOT_NULL (strstr (buf, "\"b\\xc3\\xa9 \\\"q\\\"\""));
   CU_ASSERT_PTR_NOT_NULL (strstr (buf, "\nnode 0 - - \"\" 0 0 0 0 0\n"));
 
@@ -411,10 +413,11 @@ test_merge (void)
   ppc_free (&a);
 }
 
-/* A function rebuilt with another CFG: FROM's wins, INTO's paths of it are
-   dropped in every context, its calls and metrics stay.  */
+/* A function rebuilt with another CFG (another -O level): each CFG
+   version is kept with its own contexts, INTO's older ones flagged; no
+   warning until a fifth version drops the oldest with its subtree.  */
 static void
-test_merge_checksum (void)
+test_merge_versions (void)
 {
   ppc_profile a, b;
   sample_profile (&a);
@@ -428,22 +431,195 @@ test_merge_checksum (void)
   const char *why;
   CU_ASSERT_EQUAL_FATAL (ppc_merge_warn (&a, &b, count_warning, "a", &why),
                          0);
-  CU_ASSERT_EQUAL (warned, 1);
-  CU_ASSERT_EQUAL (a.nfns, 3);
-  CU_ASSERT_EQUAL (a.fns[1].checksum, 8);
-  CU_ASSERT_STRING_EQUAL (a.fns[1].meta, "new cfg");
-  const ppc_node *n = &a.nodes[2];
-  CU_ASSERT_EQUAL (n->calls, 6);
-  CU_ASSERT_EQUAL (n->excl[0], 41);
+  CU_ASSERT_EQUAL (warned, 0);
+  CU_ASSERT_EQUAL_FATAL (a.nfns, 4);
+  /* The old version stays where it was, flagged older, paths and all.  */
+  CU_ASSERT_EQUAL (a.fns[1].checksum, 7);
+  CU_ASSERT (a.fns[1].flags & PP_FN_OLDER);
+  CU_ASSERT_EQUAL (a.fns[3].checksum, 8);
+  CU_ASSERT (!(a.fns[3].flags & PP_FN_OLDER));
+  CU_ASSERT (!(a.fns[0].flags & PP_FN_OLDER)); /* main: one version */
+  CU_ASSERT_STRING_EQUAL (a.fns[3].meta, "new cfg");
+  const ppc_node *old = &a.nodes[2];
+  CU_ASSERT_EQUAL (old->fn, 1);
+  CU_ASSERT_EQUAL (old->calls, 5);
+  CU_ASSERT_EQUAL (old->excl[0], 40);
+  CU_ASSERT_EQUAL_FATAL (old->npaths, 2);
+  CU_ASSERT_EQUAL (old->paths[0].count, 3);
+  /* The new one: its own context under the same main.  */
+  CU_ASSERT_EQUAL_FATAL (a.nnodes, 5);
+  const ppc_node *n = &a.nodes[4];
+  CU_ASSERT_EQUAL (n->fn, 3);
+  CU_ASSERT_EQUAL (n->parent, 1);
+  CU_ASSERT_EQUAL (n->calls, 1);
   CU_ASSERT_EQUAL_FATAL (n->npaths, 1);
   CU_ASSERT_EQUAL (n->paths[0].id, 3);
-  CU_ASSERT_EQUAL (a.nodes[1].npaths, 1); /* main's are kept */
+
+  /* Round trip: versions and flags survive the file.  */
+  size_t len;
+  char *buf = encode (&a, &len);
+  ppc_profile q;
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL (q.nfns, 4);
+  CU_ASSERT (q.fns[1].flags & PP_FN_OLDER);
+  ppc_free (&q);
+  free (buf);
+
+  /* The old CFG again: its version takes the counts, becomes current.  */
+  b.fns[fa].checksum = 7;
+  CU_ASSERT_EQUAL_FATAL (ppc_merge_warn (&a, &b, count_warning, "a", &why),
+                         0);
+  CU_ASSERT_EQUAL (a.nfns, 4);
+  CU_ASSERT (!(a.fns[1].flags & PP_FN_OLDER));
+  CU_ASSERT (a.fns[3].flags & PP_FN_OLDER);
+  CU_ASSERT_EQUAL (a.nodes[2].calls, 6);
+
+  /* Versions 9, 10, 11: the fifth (11) drops the first older one in
+     the list (7, added first), and its context.  */
+  for (uint32_t v = 9; v <= 11; v++)
+    {
+      b.fns[fa].checksum = v;
+      CU_ASSERT_EQUAL_FATAL (
+          ppc_merge_warn (&a, &b, count_warning, "a", &why), 0);
+    }
+  CU_ASSERT_EQUAL (warned, 1);
+  uint32_t versions = 0;
+  for (uint32_t f = 0; f < a.nfns; f++)
+    if (!strcmp (a.fns[f].name, "a"))
+      {
+        versions++;
+        CU_ASSERT (a.fns[f].checksum != 7);
+        CU_ASSERT_EQUAL (!!(a.fns[f].flags & PP_FN_OLDER),
+                         a.fns[f].checksum != 11);
+      }
+  CU_ASSERT_EQUAL (versions, PPC_MAX_VERSIONS);
+  for (uint32_t i = 1; i < a.nnodes; i++)
+    {
+      CU_ASSERT (a.nodes[i].parent < i);
+      CU_ASSERT (a.nodes[i].fn < a.nfns);
+    }
   ppc_free (&b);
   ppc_free (&a);
 }
 
-/* Metric lists that differ, units that differ, a tree and a flat
-   profile: refused, INTO unchanged.  */
+/* A dropped version's whole subtree goes: c under the oldest a.  */
+static void
+test_merge_versions_subtree (void)
+{
+  ppc_profile a, b;
+  init_profile (&a, 1, 0);
+  uint32_t fm = add_fn (&a, "main", 1, "");
+  uint32_t fa = add_fn (&a, "a", 100, "");
+  uint32_t fc = add_fn (&a, "c", 5, "");
+  uint32_t nm = add_node (&a, 0, fm, "", 1, 0, 0);
+  uint32_t na = add_node (&a, nm, fa, "p+0x1", 1, 0, 0);
+  add_node (&a, na, fc, "p+0x2", 7, 0, 0);
+  const char *why;
+  for (uint32_t v = 101; v <= 104; v++)
+    {
+      init_profile (&b, 1, 0);
+      uint32_t gm = add_fn (&b, "main", 1, "");
+      uint32_t ga = add_fn (&b, "a", v, "");
+      uint32_t bm = add_node (&b, 0, gm, "", 1, 0, 0);
+      add_node (&b, bm, ga, "p+0x1", 1, 0, 0);
+      CU_ASSERT_EQUAL_FATAL (ppc_merge (&a, &b, &why), 0);
+      ppc_free (&b);
+    }
+  CU_ASSERT_EQUAL (a.nfns, 2 + PPC_MAX_VERSIONS);
+  for (uint32_t f = 0; f < a.nfns; f++)
+    CU_ASSERT (a.fns[f].checksum != 100);
+  CU_ASSERT_EQUAL (a.nnodes, 2 + PPC_MAX_VERSIONS);
+  CU_ASSERT_EQUAL (find_node (&a, 1, "c", "p+0x2"), -1);
+  CU_ASSERT_EQUAL (a.nodes[1].calls, 5);
+  ppc_free (&a);
+}
+
+/* Other metric lists merge by name: INTO's first, FROM's new ones after
+   it, each metric's runs those that measured it, a metric's values of
+   the runs that did not measure it 0.  */
+static void
+test_merge_metric_lists (void)
+{
+  ppc_profile a, b;
+  sample_profile (&a);
+  sample_profile (&b);
+  free (b.metrics[0].name);
+  b.metrics[0].name = strdup ("r01c2");
+  const char *why = NULL;
+  CU_ASSERT_EQUAL_FATAL (ppc_merge (&a, &b, &why), 0);
+  CU_ASSERT_EQUAL (a.runs, 6);
+  CU_ASSERT_EQUAL_FATAL (a.nmetrics, 3);
+  CU_ASSERT_STRING_EQUAL (a.metrics[0].name, "cycles");
+  CU_ASSERT_STRING_EQUAL (a.metrics[1].name, "instructions");
+  CU_ASSERT_STRING_EQUAL (a.metrics[2].name, "r01c2");
+  CU_ASSERT_EQUAL (a.metrics[0].runs, 3);
+  CU_ASSERT_EQUAL (a.metrics[1].runs, 6);
+  CU_ASSERT_EQUAL (a.metrics[2].runs, 3);
+  /* a at prog+0x10, path 1: 3+3 executions; cycles 10 (INTO's alone),
+     instructions 70+70, r01c2 10 (FROM's cycles slot).  */
+  int m = find_node (&a, 0, "main", ""), x = find_node (&a, m, "a",
+                                                        "prog+0x10");
+  CU_ASSERT_FATAL (x > 0);
+  const ppc_path *p = &a.nodes[x].paths[0];
+  CU_ASSERT_EQUAL (p->count, 6);
+  CU_ASSERT_EQUAL (p->metric[0], 10);
+  CU_ASSERT_EQUAL (p->metric[1], 140);
+  CU_ASSERT_EQUAL (p->metric[2], 10);
+  CU_ASSERT_EQUAL (a.nodes[x].excl[0], 40);
+  CU_ASSERT_EQUAL (a.nodes[x].excl[2], 40);
+
+  /* Each metric's runs survive the file (format version 2).  */
+  size_t len;
+  char *buf = encode (&a, &len);
+  CU_ASSERT (!strncmp (buf, "ppgcc-context-profile 2\n", 24));
+  ppc_profile q;
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL (q.metrics[0].runs, 3);
+  CU_ASSERT_EQUAL (q.metrics[1].runs, 6);
+  ppc_free (&q);
+  free (buf);
+  ppc_free (&b);
+
+  /* One metric fewer: merges, the missing one counts INTO's runs.  */
+  sample_profile (&b);
+  b.nmetrics = 1;
+  free (b.metrics[1].name);
+  free (b.metrics[1].source);
+  free (b.metrics[1].unit);
+  CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), 0);
+  CU_ASSERT_EQUAL (a.nmetrics, 3);
+  CU_ASSERT_EQUAL (a.metrics[0].runs, 6);
+  CU_ASSERT_EQUAL (a.metrics[1].runs, 6);
+  CU_ASSERT_EQUAL (a.runs, 9);
+  ppc_free (&b);
+  ppc_free (&a);
+}
+
+/* A version 1 file (no runs per metric): each metric counts the file's
+   runs.  */
+static void
+test_version_1 (void)
+{
+  size_t len;
+  char *buf = seal ("ppgcc-context-profile 1\nruns 4\nkind cct\nmetrics 1\n"
+                    "metric \"cycles\" \"tsc\" \"ticks\" 1 2\nfunctions 0\n"
+                    "nodes 1\nnode 0 - - \"\" 0 0 0 0\n", &len);
+  ppc_profile p;
+  const char *why = NULL;
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &p, &why), 0);
+  CU_ASSERT_EQUAL (p.metrics[0].runs, 4);
+  ppc_free (&p);
+  free (buf);
+  /* Version 2 has the field; more runs than the file's is refused.  */
+  buf = seal ("ppgcc-context-profile 2\nruns 4\nkind cct\nmetrics 1\n"
+              "metric \"cycles\" \"tsc\" \"ticks\" 1 2 5\nfunctions 0\n"
+              "nodes 1\nnode 0 - - \"\" 0 0 0 0\n", &len);
+  expect_reject (buf, len, "line 5: a metric counts more runs than the file");
+  free (buf);
+}
+
+/* Units that differ, a tree and a flat profile, more than
+   PPC_MAX_METRICS in all: refused, INTO unchanged.  */
 static void
 test_merge_refused (void)
 {
@@ -452,22 +628,6 @@ test_merge_refused (void)
   size_t len0, len1;
   char *before = encode (&a, &len0);
   const char *why = NULL;
-
-  sample_profile (&b);
-  free (b.metrics[1].name);
-  b.metrics[1].name = strdup ("r01c2");
-  CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), -1);
-  CU_ASSERT_STRING_EQUAL (why, "the metric lists differ (programs built "
-                               "with another -fprofile-paths-metric)");
-  ppc_free (&b);
-
-  sample_profile (&b);
-  b.nmetrics = 1;
-  free (b.metrics[1].name);
-  free (b.metrics[1].source);
-  free (b.metrics[1].unit);
-  CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), -1);
-  ppc_free (&b);
 
   sample_profile (&b);
   free (b.metrics[0].unit);
@@ -480,6 +640,23 @@ test_merge_refused (void)
   sample_profile (&b);
   b.cct = 0;
   CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), -1);
+  ppc_free (&b);
+
+  /* 2 + 7 metrics.  */
+  init_profile (&b, 1, 0);
+  b.nmetrics = 7;
+  for (uint32_t m = 0; m < 7; m++)
+    {
+      char name[8];
+      snprintf (name, sizeof name, "m%u", m);
+      b.metrics[m].name = strdup (name);
+      b.metrics[m].source = strdup ("tsc");
+      b.metrics[m].unit = strdup ("ticks");
+      b.metrics[m].runs = 1;
+    }
+  CU_ASSERT_EQUAL (ppc_merge (&a, &b, &why), -1);
+  CU_ASSERT_STRING_EQUAL (why, "more than 8 metrics in all (programs built "
+                               "with other -fprofile-paths-metric lists)");
   ppc_free (&b);
 
   char *after = encode (&a, &len1);
@@ -565,10 +742,10 @@ test_corrupted (void)
   free (buf);
 
   expect_reject ("PPD\x01", 4, "not a ppgcc context profile");
-  const char *v2 = "ppgcc-context-profile 2\nend 1 0\n";
-  expect_reject (v2, strlen (v2),
-                 "context profile format version 2 not supported by this "
-                 "ppgcc (it reads version 1)");
+  const char *v3 = "ppgcc-context-profile 3\nend 1 0\n";
+  expect_reject (v3, strlen (v3),
+                 "context profile format version 3 not supported by this "
+                 "ppgcc (it reads versions 1 to 2)");
 }
 
 static void
@@ -727,9 +904,14 @@ pp_add_ppc_tests (void)
   CU_add_test (s, "costs under another locale", test_locale);
   CU_add_test (s, "files", test_files);
   CU_add_test (s, "merge: contexts, recursion, saturation", test_merge);
-  CU_add_test (s, "merge: a function with another CFG",
-               test_merge_checksum);
-  CU_add_test (s, "merge: refused when metrics differ", test_merge_refused);
+  CU_add_test (s, "merge: a function in several CFG versions",
+               test_merge_versions);
+  CU_add_test (s, "merge: a dropped version's subtree",
+               test_merge_versions_subtree);
+  CU_add_test (s, "merge: other metric lists", test_merge_metric_lists);
+  CU_add_test (s, "version 1 files", test_version_1);
+  CU_add_test (s, "merge: refused when units or kinds differ",
+               test_merge_refused);
   CU_add_test (s, "truncated files", test_truncated);
   CU_add_test (s, "corrupted files", test_corrupted);
   CU_add_test (s, "malformed files", test_malformed);
