@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "context.h"
 #include "pp/profile_db.h"
+#include "pp/sat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -103,24 +104,46 @@ set_env (char **env, int *n, char *entry)
   env[*n] = NULL;
 }
 
+/* The samples lost, by reason: the sampler's pseudo-functions
+   (runtime/sample/dump.c), each with what it means.  */
+static const struct
+{
+  const char *fn, *why;
+} lost_reasons[] = {
+  { "[lost: signal held]", "while the program held the sampler's signal" },
+  { "[lost: handler busy]", "while the sampler's handler was busy" },
+  { "[lost: thread not set up]", "in threads the sampler had not set up" },
+  { "[node pool full]", "without their context (node pool full: "
+                        "PPGCC_SAMPLE_NODES)" },
+};
+#define NLOST (sizeof lost_reasons / sizeof *lost_reasons)
+
 /* The samples the profile at PATH holds, and of them the ones without a
-   whole call path; -1 when it cannot be read.  */
+   whole call path; the ones lost, by reason (LOST[NLOST]: a
+   "[lost: ...]" node holds no samples taken, so they are not in
+   *SAMPLES; "[node pool full]" does); -1 when it cannot be read.  */
 static int
 summarize (const char *path, uint64_t *samples, uint64_t *unsafe,
-           uint64_t *partial, uint64_t *runs)
+           uint64_t *partial, uint64_t *runs, uint64_t *lost)
 {
   ppc_profile p;
   const char *why = NULL;
   if (ppc_read_file (path, &p, &why) != 0)
     return -1;
   *samples = *unsafe = *partial = 0;
+  memset (lost, 0, NLOST * sizeof *lost);
   *runs = p.runs;
   for (uint32_t i = 1; i < p.nnodes && p.nmetrics > 0; i++)
     {
       uint64_t v = p.nodes[i].excl[0];
-      *samples += v;
       const char *name = p.nodes[i].fn < p.nfns ? p.fns[p.nodes[i].fn].name
                                                 : "";
+      for (size_t k = 0; k < NLOST; k++)
+        if (!strcmp (name, lost_reasons[k].fn))
+          lost[k] += v;
+      if (!strncmp (name, "[lost: ", 7))
+        continue;
+      *samples += v;
       if (!strcmp (name, "[unsafe sample]"))
         *unsafe += v;
       else if (!strcmp (name, "[partial unwind]"))
@@ -137,6 +160,29 @@ summarize (const char *path, uint64_t *samples, uint64_t *unsafe,
     }
   ppc_free (&p);
   return 0;
+}
+
+/* What was lost (LOST, by reason), never silently: one line, when
+   anything was.  */
+static void
+print_lost (const char *file, const uint64_t *lost)
+{
+  uint64_t n = 0;
+  for (size_t k = 0; k < NLOST; k++)
+    n = pp_add_sat (n, lost[k]);
+  if (!n)
+    return;
+  fprintf (stderr, "ppprof record: %s: %" PRIu64 " sample%s lost:", file, n,
+           n == 1 ? "" : "s");
+  const char *sep = " ";
+  for (size_t k = 0; k < NLOST; k++)
+    if (lost[k])
+      {
+        fprintf (stderr, "%s%" PRIu64 " %s", sep, lost[k],
+                 lost_reasons[k].why);
+        sep = ", ";
+      }
+  fputc ('\n', stderr);
 }
 
 /* PROG as execvp finds it, absolute (realpath), malloc'd; NULL when it
@@ -427,18 +473,22 @@ ppprof_record (int argc, char **argv)
   if (WIFEXITED (status) && WEXITSTATUS (status) == 127
       && access (file, F_OK) != 0)
     goto done; /* could not run it: said */
-  uint64_t samples, unsafe, partial, runs;
-  if (summarize (file, &samples, &unsafe, &partial, &runs) < 0)
+  uint64_t samples, unsafe, partial, runs, lost[NLOST];
+  if (summarize (file, &samples, &unsafe, &partial, &runs, lost) < 0)
     fprintf (stderr, "ppprof record: %s wrote no profile (%s): statically "
              "linked, or it never ran long enough to exit normally?\n",
              prog[0], file);
   else
-    fprintf (stderr, "ppprof record: %s: %" PRIu64 " sample%s (%s at %ld "
-             "Hz), %" PRIu64 " process%s; %" PRIu64 " unsafe, %" PRIu64
-             " partial unwinds\n", file, samples, samples == 1 ? "" : "s",
-             events[ev].name, hz, runs, runs == 1 ? "" : "es", unsafe,
-             partial);
+    {
+      fprintf (stderr, "ppprof record: %s: %" PRIu64 " sample%s (%s at %ld "
+               "Hz), %" PRIu64 " process%s; %" PRIu64 " unsafe, %" PRIu64
+               " partial unwinds\n", file, samples, samples == 1 ? "" : "s",
+               events[ev].name, hz, runs, runs == 1 ? "" : "es", unsafe,
+               partial);
+      print_lost (file, lost);
+    }
 done:
+
   free (env);
   free (preload);
   free (e_file);

@@ -18,7 +18,10 @@
      they stand for ("cpu-time" in ns, or the hardware event's name in
      events), both of whose source names the event and its rate;
    - "[partial unwind]", "[unsafe sample]", "[node pool full]" under the
-     root hold the samples that have no whole call path.  */
+     root hold the samples that have no whole call path;
+     "[lost: signal held]", "[lost: handler busy]", "[lost: thread not
+     set up]" the periods no sample was taken for (handler.c), each
+     period one in "samples", its time in the second metric.  */
 #define _GNU_SOURCE
 #include "../lib_in_runtime.h"
 #include "pp/ppc.h"
@@ -244,12 +247,15 @@ fn_index (struct builder *b, uint64_t key)
       return b->fn_slot[j] - 1;
   static const char *const pseudo[] = { "[root]", "[partial unwind]",
                                         "[unsafe sample]",
-                                        "[node pool full]" };
+                                        "[node pool full]",
+                                        "[lost: signal held]",
+                                        "[lost: handler busy]",
+                                        "[lost: thread not set up]" };
   ppc_profile *p = &b->p;
   uint32_t i = p->nfns;
   ppc_fn *f = &p->fns[i];
   memset (f, 0, sizeof *f);
-  f->name = key <= PPS_FN_LOST ? strdup (pseudo[key]) : address_key (b, key);
+  f->name = key <= PPS_FN_NO_THREAD ? strdup (pseudo[key]) : address_key (b, key);
   f->meta = strdup ("");
   f->source = strdup ("");
   if (!f->name || !f->meta || !f->source)
@@ -356,8 +362,9 @@ build (struct builder *b)
       return -1;
   b->period = c->period;
   dl_iterate_phdr (add_object, &b->now);
-  /* room for every node of every thread: no reallocation below */
-  size_t total = 1;
+  /* room for every node of every thread, and "[lost: thread not set
+     up]": no reallocation below */
+  size_t total = 2;
   for (struct pps_thread *t = atomic_load (&__pp_sample_threads); t;
        t = t->next)
     total += t->nnodes;
@@ -384,6 +391,19 @@ build (struct builder *b)
        t = t->next)
     if (add_thread (b, t) < 0)
       return -1;
+  uint64_t lost = atomic_load (&__pp_sample_no_thread);
+  if (lost)
+    {
+      int64_t fn = fn_index (b, PPS_FN_NO_THREAD);
+      int64_t k = fn < 0 ? -1 : node_index (b, 0, (uint32_t) fn, 0);
+      if (k < 0)
+        return -1;
+      ppc_node *pn = &b->p.nodes[k];
+      pn->excl[0] = pp_add_sat (pn->excl[0], lost);
+      uint64_t v = lost * b->period;
+      pn->excl[1] = pp_add_sat (pn->excl[1],
+                                v / b->period != lost ? UINT64_MAX : v);
+    }
   return 0;
 }
 

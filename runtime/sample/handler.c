@@ -1,4 +1,4 @@
-/* The sample: at each SIGPROF, the interrupted thread's call stack is
+/* The sample: at each of the sampler's signals, the interrupted thread's call stack is
    walked from the signal's context to its outermost frame (csprof §2.2)
    with libunwind, which reads the compiler's unwind information (DWARF
    CFI in .eh_frame): code built with -O2 -fomit-frame-pointer unwinds
@@ -29,7 +29,18 @@
    loader's lists change under libunwind's dl_iterate_phdr, or inside the
    profiler) counts under "[unsafe sample]" (csprof §3.2); one whose
    unwinding fails keeps the frames it got under "[partial unwind]";
-   one that finds the pool full counts under "[node pool full]".  */
+   one that finds the pool full counts under "[node pool full]".
+
+   Lost samples are counted too, in the timer's periods: a signal that
+   comes later than the kernel's tick explains (100 ms of the thread's
+   CPU time: init.c) stands for periods that passed while the thread
+   held the signal (blocked it by a raw system call, past the
+   interposed calls): those beyond go under "[lost: signal held]", not
+   to the stack the late signal finds.
+   A signal that finds the handler running in the thread (it cannot,
+   but for a fault inside it) goes under "[lost: handler busy]", and one
+   that reaches a thread without a state under "[lost: thread not set
+   up]" (dump.c).  */
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "sample.h"
@@ -212,23 +223,49 @@ insert (struct pps_thread *t, uint32_t n, uint32_t base, int cacheable,
   t->cache_depth = cacheable ? prefix + n : 0;
 }
 
+PPS_HIDDEN atomic_uint_fast64_t __pp_sample_no_thread;
+
 PPS_HIDDEN void
 __pp_sample_handler (int sig, siginfo_t *si, void *uc)
 {
-  (void) sig;
-  (void) si;
+  /* the program's own: sent by kill, sigqueue, tgkill (a timer's comes
+     as SI_TIMER, a perf_event counter's with a POLL_ code, > 0) */
+  if (si && si->si_code != SI_TIMER && si->si_code <= 0)
+    {
+      __pp_sample_forward (sig, si, uc);
+      return;
+    }
   int saved = errno;
+  /* the timer's expirations since the last signal, this one too */
+  uint64_t periods = 1;
+  if (si && si->si_code == SI_TIMER && si->si_overrun > 0)
+    periods += (uint64_t) si->si_overrun;
   struct pps_thread *t = __pp_sample_self ();
   if (!t)
-    goto out;
-  if (!t->in_handler && !atomic_load (&__pp_sample_stopping))
+    {
+      if (!atomic_load (&__pp_sample_stopping))
+        atomic_fetch_add (&__pp_sample_no_thread, periods);
+      goto out;
+    }
+  if (t->in_handler)
+    {
+      t->busy += periods;
+      t->nodes[PPS_FN_BUSY].samples += periods;
+      t->nodes[PPS_FN_BUSY].periods += periods;
+    }
+  else if (!atomic_load (&__pp_sample_stopping))
     {
       t->in_handler = 1;
       t->samples++;
-      /* the timer's expirations since the last signal, this one too */
-      uint64_t periods = 1;
-      if (si && si->si_code == SI_TIMER && si->si_overrun > 0)
-        periods += (uint64_t) si->si_overrun;
+      uint64_t late = __pp_sample_config.late;
+      if (periods > late)
+        {
+          uint64_t held = periods - late;
+          periods = late;
+          t->held += held;
+          t->nodes[PPS_FN_HELD].samples += held;
+          t->nodes[PPS_FN_HELD].periods += held;
+        }
       if (t->unsafe)
         {
           t->unsafe_samples++;

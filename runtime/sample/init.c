@@ -17,7 +17,20 @@
                          off by itself under a shadow stack)
      PPGCC_SAMPLE_STATS  set: a line per thread at the end on stderr
                          (samples, how many unwound only to the
-                         trampoline's mark, unsafe, partial)
+                         trampoline's mark, unsafe, partial, lost)
+     PPGCC_SAMPLE_SIGNAL the sampler's signal, a real-time one (default
+                         SIGRTMAX - 3)
+
+   The sampler's signal is its own real-time signal, not SIGPROF: a
+   program that profiles itself (its own SIGPROF handler, ITIMER_PROF)
+   keeps both, and the sampler keeps its handler.  The program cannot
+   take that signal from the sampler: sigaction and signal on it keep
+   the program's action aside (a signal the program sends itself goes
+   to it), sigprocmask and pthread_sigmask never block it, and each
+   thread unblocks it when it starts (interpose.c).  Its handler runs
+   with every other signal blocked but the synchronous faults, so that
+   no handler of the program's can interrupt a sample and jump out of
+   it (siglongjmp), which would leave the sample unfinished.
 
    The profile is written once per process: at exit (an atexit handler
    registered before the program's, so it runs after them, and a
@@ -144,6 +157,14 @@ configure (void)
                 c->perf ? "perf-sw:task-clock" : "timer:thread-cpu-clock",
                 c->hz);
     }
+  c->signo = (int) env_long ("PPGCC_SAMPLE_SIGNAL", SIGRTMAX - 3, SIGRTMIN,
+                             SIGRTMAX);
+  /* A CPU-time timer is checked at the kernel's tick: a signal comes
+     a tick late or so, standing for the periods that passed; on a
+     loaded machine, 17 ms of the thread's CPU time late has been seen
+     (2 cores, load 5, 1 kHz).  Later than 100 ms, the thread held the
+     signal: the periods beyond are lost, not the stack's it finds.  */
+  c->late = c->perf ? UINT64_MAX : 100000000u / c->period + 1;
   const char *calls = getenv ("PPGCC_SAMPLE_CALLS");
   c->calls = !(calls && !strcmp (calls, "0")) && !shadow_stack ();
   const char *file = getenv ("PPGCC_SAMPLE_FILE");
@@ -217,6 +238,7 @@ child_after_fork (void)
   atomic_store (&finished, 0);
   sampling_pid = getpid ();
   atomic_store (&__pp_sample_stopping, 0);
+  atomic_store (&__pp_sample_no_thread, 0); /* the parent's, not ours */
   __pp_sample_after_fork ();
 }
 
@@ -233,13 +255,21 @@ start (void)
   memset (&sa, 0, sizeof sa);
   sa.sa_sigaction = __pp_sample_handler;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset (&sa.sa_mask);
-  if (sigaction (SIGPROF, &sa, NULL) != 0)
+  sigfillset (&sa.sa_mask);
+  sigdelset (&sa.sa_mask, SIGSEGV);
+  sigdelset (&sa.sa_mask, SIGBUS);
+  sigdelset (&sa.sa_mask, SIGILL);
+  sigdelset (&sa.sa_mask, SIGFPE);
+  sigdelset (&sa.sa_mask, SIGTRAP);
+  int sig = __pp_sample_config.signo;
+  if (__pp_sample_real_sigaction (sig, &sa, NULL) != 0)
     {
-      fprintf (stderr, "ppgcc sampler: cannot handle SIGPROF: %s; not "
-               "sampling\n", strerror (errno));
+      fprintf (stderr, "ppgcc sampler: cannot handle signal %d: %s; not "
+               "sampling\n", sig, strerror (errno));
       return;
     }
+  /* a mask inherited through exec may hold it */
+  __pp_sample_unblock ();
   catch_fatal (SIGINT);
   catch_fatal (SIGTERM);
   catch_fatal (SIGHUP);
@@ -279,10 +309,13 @@ __pp_sample_finish (void)
          t = t->next)
       fprintf (stderr, "ppgcc sampler: thread %ld: %llu samples, %llu "
                "unwound to the trampoline's mark only, %llu unsafe, %llu "
-               "partial, %llu non-local exits\n", (long) t->tid,
+               "partial, %llu non-local exits, %llu periods lost with "
+               "the signal held, %llu with the handler busy\n", (long) t->tid,
                (unsigned long long) t->samples,
                (unsigned long long) t->suffix_samples,
                (unsigned long long) t->unsafe_samples,
                (unsigned long long) t->partial,
-               (unsigned long long) t->nonlocal_exits);
+               (unsigned long long) t->nonlocal_exits,
+               (unsigned long long) t->held,
+               (unsigned long long) t->busy);
 }

@@ -19,13 +19,23 @@
      that the samples taken in a library that is unloaded still name it.
    - _exit, _Exit: the profile is written first (exit's handlers do not
      run).
-   - fork: through pthread_atfork (init.c), which every fork runs.  */
+   - fork: through pthread_atfork (init.c), which every fork runs.
+   - sigaction, signal, sigprocmask, pthread_sigmask: the sampler's
+     signal (init.c) stays its own.  The program's action for it is
+     kept aside (set and read back as if it were in force; a signal the
+     program sends itself is passed to it, one the program handles by
+     default, SIG_DFL or SIG_IGN, is ignored); it is taken out of the
+     sets of signals to block and of every handler's mask, so that no
+     thread holds it for long and loses the samples of its CPU time.
+     What still holds it (a raw system call, sigsuspend's mask) delays
+     samples, which then count as held (handler.c).  */
 #define _GNU_SOURCE
 #include "sample.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,4 +392,126 @@ _Exit (int status)
   __pp_sample_finish ();
   real__Exit (status);
   __builtin_unreachable ();
+}
+
+/* ------------------------------------------------------------ signals */
+
+typedef int (*sigaction_fn) (int, const struct sigaction *,
+                             struct sigaction *);
+typedef int (*sigmask_fn) (int, const sigset_t *, sigset_t *);
+typedef void (*handler_fn) (int);
+typedef handler_fn (*signal_fn) (int, handler_fn);
+
+/* The program's action for the sampler's signal (zero: SIG_DFL).  */
+static struct sigaction program_action;
+
+static int
+sampler_signal (int sig)
+{
+  return __pp_sample_active && sig == __pp_sample_config.signo;
+}
+
+PPS_HIDDEN int
+__pp_sample_real_sigaction (int sig, const struct sigaction *act,
+                            struct sigaction *old)
+{
+  REAL (sigaction_fn, sigaction);
+  return real_sigaction (sig, act, old);
+}
+
+PPS_HIDDEN int
+__pp_sample_real_sigmask (int how, const sigset_t *set, sigset_t *old)
+{
+  REAL (sigmask_fn, pthread_sigmask);
+  return real_pthread_sigmask (how, set, old);
+}
+
+PPS_HIDDEN void
+__pp_sample_unblock (void)
+{
+  sigset_t s;
+  sigemptyset (&s);
+  sigaddset (&s, __pp_sample_config.signo);
+  __pp_sample_real_sigmask (SIG_UNBLOCK, &s, NULL);
+}
+
+PPS_HIDDEN void
+__pp_sample_forward (int sig, siginfo_t *si, void *uc)
+{
+  struct sigaction a = program_action;
+  if (a.sa_flags & SA_SIGINFO)
+    {
+      if (a.sa_sigaction)
+        a.sa_sigaction (sig, si, uc);
+    }
+  else if (a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN)
+    a.sa_handler (sig);
+}
+
+/* SET without the sampler's signal (in COPY) when it would block it.  */
+static const sigset_t *
+keep_unblocked (int how, const sigset_t *set, sigset_t *copy)
+{
+  if (!set || !__pp_sample_active || (how != SIG_BLOCK && how != SIG_SETMASK)
+      || sigismember (set, __pp_sample_config.signo) != 1)
+    return set;
+  *copy = *set;
+  sigdelset (copy, __pp_sample_config.signo);
+  return copy;
+}
+
+PUBLIC int
+sigaction (int sig, const struct sigaction *act, struct sigaction *old)
+{
+  REAL (sigaction_fn, sigaction);
+  if (sampler_signal (sig))
+    {
+      if (old)
+        *old = program_action;
+      if (act)
+        program_action = *act;
+      return 0;
+    }
+  if (act && __pp_sample_active
+      && sigismember (&act->sa_mask, __pp_sample_config.signo) == 1)
+    {
+      struct sigaction a = *act;
+      sigdelset (&a.sa_mask, __pp_sample_config.signo);
+      return real_sigaction (sig, &a, old);
+    }
+  return real_sigaction (sig, act, old);
+}
+
+PUBLIC handler_fn
+signal (int sig, handler_fn h)
+{
+  REAL (signal_fn, signal);
+  if (!sampler_signal (sig))
+    return real_signal (sig, h);
+  struct sigaction a;
+  memset (&a, 0, sizeof a);
+  a.sa_handler = h;
+  a.sa_flags = SA_RESTART; /* glibc's signal: BSD semantics */
+  sigemptyset (&a.sa_mask);
+  struct sigaction old = program_action;
+  program_action = a;
+  return (old.sa_flags & SA_SIGINFO)
+             ? (handler_fn) (void (*) (void)) old.sa_sigaction
+             : old.sa_handler;
+}
+
+PUBLIC int
+sigprocmask (int how, const sigset_t *set, sigset_t *old)
+{
+  REAL (sigmask_fn, sigprocmask);
+  sigset_t copy;
+  return real_sigprocmask (how, keep_unblocked (how, set, &copy), old);
+}
+
+PUBLIC int
+pthread_sigmask (int how, const sigset_t *set, sigset_t *old)
+{
+  REAL (sigmask_fn, pthread_sigmask);
+  sigset_t copy;
+  return real_pthread_sigmask (how, keep_unblocked (how, set, &copy), old);
 }

@@ -1,7 +1,9 @@
 /* libppsample: the sampling call-path profiler (csprof, Froyd,
    Mellor-Crummey and Fowler, ICS'05), preloaded into any program by
    `ppprof record` (tools/record.c).  A CPU-time timer per thread (or a
-   perf_event counter's overflow) sends SIGPROF; the handler
+   perf_event counter's overflow) sends the sampler's own real-time
+   signal (init.c: not SIGPROF, which stays the program's, with
+   ITIMER_PROF); the handler
    (handler.c) unwinds the interrupted thread's stack with libunwind
    from the signal's ucontext, through the compiler's DWARF CFI, and
    adds the call path to the thread's calling context tree (csprof §2.2),
@@ -42,6 +44,15 @@ enum
   PPS_FN_PARTIAL = 1, /* unwinding stopped early: the innermost frames */
   PPS_FN_UNSAFE = 2,  /* in the dynamic loader or the profiler itself */
   PPS_FN_LOST = 3,    /* the thread's node pool was full */
+  /* Samples lost, each counted as the timer periods it stands for
+     (never dropped unsaid: tools/record.c reports them): */
+  PPS_FN_HELD = 4,    /* timer expirations that passed while the thread
+                         held the sampler's signal (blocked it past the
+                         interposed calls): beyond a tick's lateness */
+  PPS_FN_BUSY = 5,    /* the handler was already running in the
+                         thread */
+  PPS_FN_NO_THREAD = 6, /* a thread the sampler never set up (dump.c's
+                           node; no tree of its own) */
   PPS_FN_PSEUDO_END = 16
 };
 
@@ -110,6 +121,7 @@ struct pps_thread
   uint64_t *scratch_fn;
   /* counts */
   uint64_t samples, partial, unsafe_samples, lost, nonlocal_exits;
+  uint64_t held, busy;     /* periods lost (PPS_FN_HELD, PPS_FN_BUSY) */
   size_t map_len;          /* of the one mapping holding all of this */
 };
 
@@ -131,6 +143,10 @@ struct pps_config
                               --calls): the trampoline marks frames
                               (off by default: see trampoline.c) */
   char *file;              /* the profile, malloc'd */
+  int signo;               /* the sampler's signal, PPGCC_SAMPLE_SIGNAL
+                              (default SIGRTMAX - 3) */
+  uint64_t late;           /* periods a sample may stand for before the
+                              rest count as held (PPS_FN_HELD) */
 };
 
 PPS_HIDDEN extern struct pps_config __pp_sample_config;
@@ -139,6 +155,22 @@ PPS_HIDDEN extern struct pps_thread *_Atomic __pp_sample_threads;
 PPS_HIDDEN extern atomic_int __pp_sample_stopping;
 /* Whether the library's constructor has run (and sampling is on).  */
 PPS_HIDDEN extern int __pp_sample_active;
+/* Periods of the sampler's signal that reached a thread without a
+   state (PPS_FN_NO_THREAD).  */
+PPS_HIDDEN extern atomic_uint_fast64_t __pp_sample_no_thread;
+
+/* interpose.c: the C library's sigaction and pthread_sigmask, past the
+   interposed ones, which keep the sampler's signal from the program.  */
+PPS_HIDDEN int __pp_sample_real_sigaction (int sig,
+                                           const struct sigaction *act,
+                                           struct sigaction *old);
+PPS_HIDDEN int __pp_sample_real_sigmask (int how, const sigset_t *set,
+                                         sigset_t *old);
+/* The calling thread's mask without the sampler's signal.  */
+PPS_HIDDEN void __pp_sample_unblock (void);
+/* The program's action for the sampler's signal (what its sigaction
+   set and reads back): a signal it sends itself is passed to it.  */
+PPS_HIDDEN void __pp_sample_forward (int sig, siginfo_t *si, void *uc);
 
 /* thread.c: the calling thread's state, made and its timer started;
    NULL when that fails (one line said).  */
@@ -153,7 +185,7 @@ PPS_HIDDEN void __pp_sample_after_fork (void);
 /* An empty tree (nodes 0..PPS_FN_LOST made).  */
 PPS_HIDDEN void __pp_sample_thread_reset (struct pps_thread *t);
 
-/* handler.c: the SIGPROF handler.  */
+/* handler.c: the handler of the sampler's signal.  */
 PPS_HIDDEN void __pp_sample_handler (int sig, siginfo_t *si, void *uc);
 /* The child node of PARENT for (FN, SITE), made if need be; UINT32_MAX
    when the pool is full.  Safe in the handler.  */

@@ -5,8 +5,8 @@
    never allocates (csprof §2.2, footnote 4).  The sample source is
    armed per thread: a CPU-time timer (timer_create on
    CLOCK_THREAD_CPUTIME_ID, delivered to this thread by SIGEV_THREAD_ID),
-   or a perf_event counter whose overflows send SIGPROF to this
-   thread.  */
+   or a perf_event counter whose overflows signal this thread; the
+   signal is the sampler's own (init.c).  */
 #define _GNU_SOURCE
 #include "sample.h"
 
@@ -52,13 +52,14 @@ thread_reset (struct pps_thread *t, int fresh)
   t->nnodes = 1;
   t->nodes[0] = (struct pps_node){ PPS_FN_ROOT, 0, 0, 0, 0, UINT32_MAX, 0 };
   /* the pseudo-functions first, so that a full pool still has them */
-  for (uint64_t f = PPS_FN_PARTIAL; f <= PPS_FN_LOST; f++)
+  for (uint64_t f = PPS_FN_PARTIAL; f <= PPS_FN_BUSY; f++)
     __pp_sample_child (t, 0, f, 0);
   t->cache_depth = 0;
   t->mark_slot = NULL; /* taken out first (__pp_sample_after_fork) */
   t->suffix_samples = 0;
   t->samples = t->partial = t->unsafe_samples = t->lost = 0;
   t->nonlocal_exits = 0;
+  t->held = t->busy = 0;
 }
 
 PPS_HIDDEN void
@@ -127,7 +128,7 @@ arm_timer (struct pps_thread *t)
   struct sigevent sev;
   memset (&sev, 0, sizeof sev);
   sev.sigev_notify = SIGEV_THREAD_ID;
-  sev.sigev_signo = SIGPROF;
+  sev.sigev_signo = __pp_sample_config.signo;
   sev.sigev_notify_thread_id = t->tid;
   if (timer_create (CLOCK_THREAD_CPUTIME_ID, &sev, &t->timer) != 0)
     return -1;
@@ -140,7 +141,7 @@ arm_timer (struct pps_thread *t)
   return timer_settime (t->timer, 0, &its, NULL);
 }
 
-/* A perf_event counter of this thread's user-mode events, SIGPROF to
+/* A perf_event counter of this thread's user-mode events, a signal to
    this thread at every PERIOD events (re-armed by the handler through
    PERF_EVENT_IOC_REFRESH).  */
 static int
@@ -161,7 +162,7 @@ arm_perf (struct pps_thread *t)
   if (fd < 0)
     return -1;
   struct f_owner_ex own = { F_OWNER_TID, t->tid };
-  if (fcntl (fd, F_SETFL, O_ASYNC) < 0 || fcntl (fd, F_SETSIG, SIGPROF) < 0
+  if (fcntl (fd, F_SETFL, O_ASYNC) < 0 || fcntl (fd, F_SETSIG, __pp_sample_config.signo) < 0
       || fcntl (fd, F_SETOWN_EX, &own) < 0
       || ioctl (fd, PERF_EVENT_IOC_RESET, 0) < 0
       || ioctl (fd, PERF_EVENT_IOC_REFRESH, 1) < 0)
@@ -204,6 +205,9 @@ __pp_sample_thread_start (void)
     ;
   self = t;
   __pp_sample_warm_up ();
+  /* a thread created with every signal blocked would hold the
+     sampler's until it ends: its own time would go unsampled */
+  __pp_sample_unblock ();
   arm (t);
   return t;
 }
@@ -218,6 +222,9 @@ __pp_sample_thread_stop (struct pps_thread *t)
   t->unsafe++;
   atomic_signal_fence (memory_order_seq_cst);
   __pp_sample_unmark (t, (uint64_t) __builtin_frame_address (0));
+  /* a signal the thread held comes now, counted (as unsafe, and its
+     periods as held), before its timer goes */
+  __pp_sample_unblock ();
   if (t->have_timer)
     {
       timer_delete (t->timer);
