@@ -2,7 +2,28 @@
 
    The pass runs before SSA is built, so the path register is a plain
    local temporary; into-SSA turns it into a register (and handles the
-   abnormal edges of setjmp and non-local gotos for us).  */
+   abnormal edges of setjmp and non-local gotos for us).
+
+   The rule every probe keeps, since GCC's alias analysis reasons from the
+   addresses it sees: a count is stored through an address that lies
+   inside its object, at a non-negative offset from that object's start,
+   and an address the probes form that may lie outside is dereferenced
+   only with a displacement that is not positive (GCC takes a pointer
+   never to point below its object: from MEM[p + 16] it concludes that
+   the object's first 16 bytes are untouched).  Per mode:
+   - Ball-Larus, register as a counter address: biased (address_bias),
+     so every path end's displacement is <= 0.
+   - Ball-Larus, register as an id; PPP; cct's records; metrics: an
+     ARRAY_REF or MEM_REF whose index is the path's id, inside the array
+     at the path end (PPP's clamped to the sentinel slot by MIN_EXPR).
+   - Hash cache: a slot index of PP_HASH_CACHE_BITS bits, inside the
+     cache; misses go to the runtime.
+   - ipp duplicates: MEM[regs + r * 8], r below the register count, into
+     the caller's register array.
+   - switch copies: the probes of the mode they copy.
+   scripts/difftest checks each mode's counts against the Ball-Larus
+   build's (and those against gcov's calls) at every -O, and
+   testsuite/ppgcc.torture/inlined-counts.c is the shape that broke.  */
 #include "plugin.h"
 #include "pp/rt_abi.h"
 
