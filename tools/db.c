@@ -544,7 +544,8 @@ dump (const char *root, int json)
                   rc = 2;
                   break;
                 }
-              qsort (p.fns, p.nfns, sizeof *p.fns, by_fn);
+              if (p.nfns > 1) /* an object of no segments: fns NULL */
+                qsort (p.fns, p.nfns, sizeof *p.fns, by_fn);
               if (json)
                 {
                   printf ("%s\n   {\"object\": ", j ? "," : "");
