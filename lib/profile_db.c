@@ -687,6 +687,7 @@ pdb_load_listed (const char *odir, const pdb_listing *l, ppd_profile *out,
                  char **bad, const char **why)
 {
   int have = 0, rc = 0;
+  memset (out, 0, sizeof *out); /* what is returned when nothing is read */
   if (l->have_base)
     {
       char name[48];
@@ -860,6 +861,16 @@ pdb_compact_object (const char *odir, int wait, const char **why)
     {
       pdb_unlock (fd);
       return -1;
+    }
+  if (l.nsegments == 0 && l.nabsorbed == 0)
+    {
+      /* Nothing to take in (a run killed before its first segment leaves
+         an object directory of nothing, or of only its lock): a new base
+         would hold what the old one does, or nothing.  */
+      pdb_listing_free (&l);
+      ppd_free (&all);
+      pdb_unlock (fd);
+      return 0;
     }
   uint64_t g = l.have_base ? l.base + 1 : 1;
   for (size_t i = 0; i < l.nabsorbed; i++)

@@ -736,18 +736,14 @@ read_old (const char *path, ppc_profile *old)
 }
 
 static int
-merge_and_write (const char *path, ppc_profile *now)
+merge_and_write (char *path, ppc_profile *now)
 {
   /* A lock file beside it, as pprt.c does for .ppd files: the profile is
      replaced by rename.  */
   const char *why = NULL;
-  int fd = pp_lock_beside (path, &why);
+  int fd = __pp_lock_profile (path);
   if (fd < 0)
-    {
-      fprintf (stderr, "ppgcc profile: %s.lock: cannot lock: %s; %s not "
-               "written\n", path, why, path);
-      return -1;
-    }
+    return -1;
   pp_remove_stale_temps (path);
   ppc_profile old;
   ppc_profile *result = now;
@@ -801,10 +797,7 @@ __pp_cct_write (const struct cct_dump_in *in)
   else if (in->run_counted && b.p.nnodes <= 1)
     rc = 0; /* nothing ran since the last write */
   else
-    {
-      __pp_make_parent_dirs (path);
-      rc = merge_and_write (path, &b.p);
-    }
+    rc = merge_and_write (path, &b.p);
   builder_free (&b);
   free (path);
   return rc;

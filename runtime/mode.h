@@ -113,8 +113,10 @@ extern const struct __pp_mode __stop___pp_modes[]
    when it cannot be read).  */
 PPRT_HIDDEN const char *__pp_fn_meta (struct __pp_unit *u,
                                       const struct __pp_fn_desc *d);
-/* pprt.c: PATH under $PPGCC_PREFIX, malloc'd; its missing directories.  */
+/* pprt.c: PATH under $PPGCC_PREFIX, malloc'd; the lock beside PATH, its
+   missing directories made: the descriptor (pp_unlock releases it), or -1
+   after one line.  */
 PPRT_HIDDEN char *__pp_profile_path (const char *path);
-PPRT_HIDDEN void __pp_make_parent_dirs (char *path);
+PPRT_HIDDEN int __pp_lock_profile (char *path);
 
 #endif

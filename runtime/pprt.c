@@ -294,16 +294,58 @@ profile_path (const char *path)
   return out;
 }
 
-static void
+/* Makes PATH's missing directories.  0, or the length of the first of
+   them that could not be made (PATH[0..n)) with errno its mkdir's.  */
+static size_t
 make_parent_dirs (char *path)
 {
+  size_t failed = 0;
+  int failed_errno = 0;
   for (char *p = path + 1; *p; p++)
     if (*p == '/')
       {
         *p = '\0';
-        mkdir (path, 0755);
+        if (mkdir (path, 0755) < 0 && errno != EEXIST && !failed)
+          {
+            failed = (size_t) (p - path);
+            failed_errno = errno;
+          }
         *p = '/';
       }
+  errno = failed_errno;
+  return failed;
+}
+
+/* The lock beside profile PATH (pp_lock_beside), PATH's directories made
+   first when they are missing.  Its descriptor, or -1 after one line
+   saying why and that PATH is not written.  */
+static int
+lock_profile (char *path)
+{
+  /* Its directories are made only when they are missing: a mkdir per
+     directory level and unit at every exit was most of a small
+     program's exit (pcre2grep: 120 failing calls).  */
+  const char *why = NULL;
+  int fd = pp_lock_beside (path, &why);
+  if (fd < 0 && errno == ENOENT)
+    {
+      size_t failed = make_parent_dirs (path);
+      int mkdir_errno = errno;
+      fd = pp_lock_beside (path, &why);
+      if (fd < 0 && failed)
+        {
+          /* The lock's "No such file or directory" would hide why: a
+             read-only file system, a directory not ours to write.  */
+          fprintf (stderr, "ppgcc profile: %.*s: cannot make the "
+                   "directory: %s; %s not written\n", (int) failed, path,
+                   strerror (mkdir_errno), path);
+          return -1;
+        }
+    }
+  if (fd < 0)
+    fprintf (stderr, "ppgcc profile: %s.lock: cannot lock: %s; %s not "
+             "written\n", path, why, path);
+  return fd;
 }
 
 /* The same for the modes' files (the .ppc: cct_dump.c).  */
@@ -313,10 +355,10 @@ __pp_profile_path (const char *path)
   return profile_path (path);
 }
 
-PPRT_HIDDEN void
-__pp_make_parent_dirs (char *path)
+PPRT_HIDDEN int
+__pp_lock_profile (char *path)
 {
-  make_parent_dirs (path);
+  return lock_profile (path);
 }
 
 /* -------------------------------------------------------------- dumping */
@@ -625,22 +667,10 @@ dump_unit (struct __pp_unit *u, ppd_profile *snap)
     }
   /* A lock file beside the profile: the profile itself is replaced by
      rename, so a lock on it would not exclude a writer that opened the old
-     one.  Its directories are made only when they are missing: a mkdir
-     per directory level and unit at every exit was most of a small
-     program's exit (pcre2grep: 120 failing calls).  */
-  const char *why = NULL;
-  int lock_fd = pp_lock_beside (path, &why);
-  if (lock_fd < 0 && errno == ENOENT)
-    {
-      make_parent_dirs (path);
-      lock_fd = pp_lock_beside (path, &why);
-    }
+     one.  */
+  int lock_fd = lock_profile (path);
   if (lock_fd < 0)
-    {
-      fprintf (stderr, "ppgcc profile: %s.lock: cannot lock: %s; %s not "
-               "written\n", path, why, path);
-      goto out;
-    }
+    goto out;
   pp_remove_stale_temps (path);
   char *buf = NULL;
   size_t len = 0;

@@ -14,6 +14,7 @@
 #include "config.h"
 
 #include "db.h"
+#include "file_io.h"
 #include "json_out.h"
 
 #include <errno.h>
@@ -335,45 +336,33 @@ merge_epoch_info (const char *out, const pdb_epoch *e)
   return rc;
 }
 
-/* The image's recorded path in OUT: the least of the two (machines may
-   keep one build at different paths).  */
-static void
+/* The image's recorded path in OUT's image directory IDIR: the least of
+   the two (machines may keep one build at different paths).  0, or -1
+   after one line when IDIR's IMAGE is not a file to read (a FIFO).  */
+static int
 merge_image_path (const char *idir, const char *path)
 {
+  char *have;
+  const char *why;
+  if (pdb_read_image_path (idir, &have, &why) < 0)
+    {
+      fprintf (stderr, "ppprof db merge: %s/IMAGE: %s\n", idir, why);
+      return -1;
+    }
   char *file = pdb_join (idir, "IMAGE");
-  FILE *f = file ? fopen (file, "r") : NULL;
-  char buf[4096] = "";
-  if (f)
+  size_t n = strlen (path);
+  char *line = malloc (n + 2);
+  if (file && line && strcmp (path, "?")
+      && (!have || strcmp (path, have) < 0))
     {
-      if (!fgets (buf, sizeof buf, f))
-        buf[0] = '\0';
-      buf[strcspn (buf, "\n")] = '\0';
-      fclose (f);
+      memcpy (line, path, n);
+      line[n] = '\n';
+      pp_write_file_atomic (file, line, n + 1);
     }
-  if (file && strcmp (path, "?") && (!f || strcmp (path, buf) < 0))
-    {
-      size_t n = strlen (path);
-      char *line = malloc (n + 2);
-      if (line)
-        {
-          memcpy (line, path, n);
-          memcpy (line + n, "\n", 2);
-          size_t tn = strlen (file) + 8;
-          char *tmp = malloc (tn);
-          if (tmp)
-            {
-              snprintf (tmp, tn, "%s.new", file);
-              FILE *w = fopen (tmp, "w");
-              if (w && fputs (line, w) >= 0 && fclose (w) == 0)
-                rename (tmp, file);
-              else if (w)
-                unlink (tmp);
-            }
-          free (tmp);
-        }
-      free (line);
-    }
+  free (line);
   free (file);
+  free (have);
+  return 0;
 }
 
 static int
@@ -434,6 +423,18 @@ merge (const char *out, char **inputs, int n)
           for (int k = 0; edir && k < ep->nimages && rc == 0; k++)
             {
               const pdb_image *im = &ep->images[k];
+              /* The image's directory and path first: when its IMAGE is
+                 bad, none of its counts have gone in.  */
+              char *idir = pdb_object_dir (edir, im->id, NULL, NULL);
+              if (!idir)
+                {
+                  fprintf (stderr, "ppprof db merge: %s/%s: %s\n", edir,
+                           im->id, strerror (errno));
+                  rc = 2;
+                }
+              else if (merge_image_path (idir, im->path) < 0)
+                rc = 2;
+              free (idir);
               for (int j = 0; j < im->nobjects && rc == 0; j++)
                 {
                   ppd_profile p;
@@ -461,10 +462,6 @@ merge (const char *out, char **inputs, int n)
                   free (odir);
                   ppd_free (&p);
                 }
-              char *idir = pdb_join (edir, im->id);
-              if (idir)
-                merge_image_path (idir, im->path);
-              free (idir);
             }
           free (edir);
         }
@@ -547,7 +544,8 @@ dump (const char *root, int json)
                   rc = 2;
                   break;
                 }
-              qsort (p.fns, p.nfns, sizeof *p.fns, by_fn);
+              if (p.nfns > 1) /* an object of no segments: fns NULL */
+                qsort (p.fns, p.nfns, sizeof *p.fns, by_fn);
               if (json)
                 {
                   printf ("%s\n   {\"object\": ", j ? "," : "");

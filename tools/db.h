@@ -43,6 +43,10 @@ typedef struct
 
 /* The database --db names, else $PPGCC_PROFILE_DB; NULL after one line. */
 const char *pdb_db_path (const char *opt);
+/* The image path image directory IDIR's IMAGE file records, malloc'd in
+   *PATH (NULL: no IMAGE file, or an empty one).  0, or -1 with *WHY when
+   IMAGE is not a regular file (a FIFO: never waited on) or unreadable.  */
+int pdb_read_image_path (const char *idir, char **path, const char **why);
 /* Reads the tree of ROOT.  0, or -1 after one line.  */
 int pdb_scan (const char *root, pdb_db *db);
 void pdb_db_free (pdb_db *db);

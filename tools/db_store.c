@@ -2,6 +2,7 @@
    order, their images, their objects; and the merged profiles of a
    selection of them as a profile set, for the reports.  */
 #include "db.h"
+#include "file_io.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -56,37 +57,84 @@ subdirs (const char *dir, char ***out, int *n)
   return 0;
 }
 
-static char *
-first_line (const char *dir, const char *file)
+int
+pdb_read_image_path (const char *idir, char **path, const char **why)
 {
-  char *path = pdb_join (dir, file);
-  FILE *f = path ? fopen (path, "r") : NULL;
-  free (path);
-  char buf[4096];
-  char *line = NULL;
-  if (f && fgets (buf, sizeof buf, f))
+  *path = NULL;
+  char *file = pdb_join (idir, "IMAGE"), *buf;
+  size_t len;
+  if (!file)
     {
-      buf[strcspn (buf, "\n")] = '\0';
-      line = strdup (buf);
+      *why = "out of memory";
+      return -1;
     }
-  if (f)
-    fclose (f);
-  return line;
+  /* Not fopen: it blocks for ever on a FIFO put there.  */
+  int rc = pp_read_whole_file_flags (file, O_NOFOLLOW, &buf, &len, why);
+  free (file);
+  if (rc > 0)
+    return 0;
+  if (rc < 0)
+    return -1;
+  size_t n = 0;
+  while (n < len && buf[n] != '\n' && buf[n] != '\0')
+    n++;
+  if (n > 0)
+    {
+      *path = malloc (n + 1);
+      if (*path)
+        {
+          memcpy (*path, buf, n);
+          (*path)[n] = '\0';
+        }
+    }
+  free (buf);
+  return 0;
 }
 
+static void
+image_free (pdb_image *im)
+{
+  for (int j = 0; j < im->nobjects; j++)
+    {
+      free (im->objects[j].key);
+      free (im->objects[j].dir);
+    }
+  free (im->objects);
+  for (int j = 0; j < im->ncontexts; j++)
+    free (im->contexts[j]);
+  free (im->contexts);
+  free (im->id);
+  free (im->path);
+  free (im->dir);
+  memset (im, 0, sizeof *im);
+}
+
+/* Image ID of epoch directory EDIR in *IM: 0; -1 when its directory
+   cannot be listed (removed meanwhile: skipped); -2 after one line when
+   its IMAGE file is not a file to read.  */
 static int
 load_image (pdb_image *im, const char *edir, const char *id)
 {
   memset (im, 0, sizeof *im);
   im->id = strdup (id);
   im->dir = pdb_join (edir, id);
-  im->path = first_line (im->dir, "IMAGE");
+  const char *why = "out of memory";
+  if (!im->id || !im->dir
+      || pdb_read_image_path (im->dir, &im->path, &why) < 0)
+    {
+      fprintf (stderr, "ppprof db: %s/%s/IMAGE: %s\n", edir, id, why);
+      image_free (im);
+      return -2;
+    }
   if (!im->path)
     im->path = strdup ("?");
   char **names;
   int n;
   if (subdirs (im->dir, &names, &n) < 0)
-    return -1;
+    {
+      image_free (im);
+      return -1;
+    }
   /* context profiles beside the objects */
   DIR *d = opendir (im->dir);
   struct dirent *e;
@@ -161,14 +209,26 @@ pdb_scan (const char *root, pdb_db *db)
       if (subdirs (e->dir, &ids, &m) < 0)
         m = 0, ids = NULL;
       e->images = calloc (m ? m : 1, sizeof *e->images);
+      int bad = 0;
       for (int k = 0; k < m; k++)
         {
-          if (load_image (&e->images[e->nimages], e->dir, ids[k]) == 0)
+          int rc = bad ? -1 : load_image (&e->images[e->nimages], e->dir,
+                                          ids[k]);
+          if (rc == 0)
             e->nimages++;
+          bad |= rc == -2;
           free (ids[k]);
         }
       free (ids);
       db->nepochs++;
+      if (bad)
+        {
+          while (++i < n)
+            free (names[i]);
+          free (names);
+          pdb_db_free (db);
+          return -1;
+        }
     }
   free (names);
   qsort (db->epochs, db->nepochs, sizeof *db->epochs, by_start);
@@ -182,21 +242,7 @@ pdb_db_free (pdb_db *db)
     {
       pdb_epoch *e = &db->epochs[i];
       for (int k = 0; k < e->nimages; k++)
-        {
-          pdb_image *im = &e->images[k];
-          for (int j = 0; j < im->nobjects; j++)
-            {
-              free (im->objects[j].key);
-              free (im->objects[j].dir);
-            }
-          free (im->objects);
-          for (int j = 0; j < im->ncontexts; j++)
-            free (im->contexts[j]);
-          free (im->contexts);
-          free (im->id);
-          free (im->path);
-          free (im->dir);
-        }
+        image_free (&e->images[k]);
       free (e->images);
       free (e->name);
       free (e->dir);

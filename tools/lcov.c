@@ -7,14 +7,87 @@
 #include "config.h"
 
 #include "commands.h"
+#include "file_io.h"
 #include "line_counts.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Where the tracefile goes: standard output, or -o NAME through the
+   temporary TMP beside it, renamed over NAME once whole (a full disk
+   half way leaves what was at NAME, not a truncated file).  NAME that is
+   there and is no regular file (/dev/stdout, a FIFO) is written to
+   directly: renaming over it would replace the device.  */
+typedef struct
+{
+  FILE *f;
+  const char *name;
+  char *tmp;
+} lcov_out;
+
+/* 0, or -1 after one line.  */
+static int
+out_open (lcov_out *o, const char *name)
+{
+  memset (o, 0, sizeof *o);
+  o->name = name;
+  o->f = stdout;
+  if (!name)
+    return 0;
+  struct stat st;
+  size_t n = strlen (name) + sizeof PP_TMP_INFIX + 40;
+  o->f = NULL;
+  if (stat (name, &st) == 0 && !S_ISREG (st.st_mode))
+    o->f = fopen (name, "w");
+  else if (!(o->tmp = malloc (n)))
+    errno = ENOMEM;
+  else
+    {
+      snprintf (o->tmp, n, "%s" PP_TMP_INFIX "%ld.%016llx", name,
+                (long) getpid (), (unsigned long long) pp_random64 ());
+      int fd = open (o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      o->f = fd >= 0 ? fdopen (fd, "w") : NULL;
+      if (fd >= 0 && !o->f)
+        {
+          close (fd);
+          unlink (o->tmp);
+        }
+    }
+  if (o->f)
+    return 0;
+  fprintf (stderr, "ppprof: %s: %s\n", name, strerror (errno));
+  free (o->tmp);
+  o->tmp = NULL;
+  return -1;
+}
+
+/* Finishes the output; OK 0 (the tracefile is not whole): the temporary
+   goes.  0, or -1 (after one line when the write itself failed).  */
+static int
+out_close (lcov_out *o, int ok)
+{
+  /* A write that failed half way sets the stream's error; the rest of
+     the buffer then fails again here, with the reason.  */
+  int err = fflush (o->f) != 0 ? errno : ferror (o->f) ? EIO : 0;
+  if (o->f != stdout && fclose (o->f) != 0 && !err)
+    err = errno;
+  if (ok && !err && o->tmp && rename (o->tmp, o->name) != 0)
+    err = errno;
+  if (o->tmp && (!ok || err))
+    unlink (o->tmp);
+  if (ok && err)
+    fprintf (stderr, "ppprof: %s: cannot write: %s\n",
+             o->name ? o->name : "standard output", strerror (err));
+  free (o->tmp);
+  return ok && !err ? 0 : -1;
+}
 
 /* One file's record from its functions FNS (N of them), source SRC at
    PATH.  Returns 0 or -1 (message printed).  */
@@ -104,12 +177,10 @@ ppprof_lcov (pp_profile_set *set, const char *only, const char *out_name)
 {
   if (only && !known_function (set, only))
     return 2;
-  FILE *out = stdout;
-  if (out_name && !(out = fopen (out_name, "w")))
-    {
-      fprintf (stderr, "ppprof: %s: %s\n", out_name, strerror (errno));
-      return 2;
-    }
+  lcov_out o;
+  if (out_open (&o, out_name) < 0)
+    return 2;
+  FILE *out = o.f;
   const pp_report_fn **fns = calloc (set->num_fns ? set->num_fns : 1,
                                      sizeof *fns);
   char *done = calloc (set->num_fns ? set->num_fns : 1, 1);
@@ -153,12 +224,7 @@ ppprof_lcov (pp_profile_set *set, const char *only, const char *out_name)
                set->num_fns ? " with source lines" : " (no .ppd profile found)");
       rc = 2;
     }
-  if (out != stdout && fclose (out) != 0 && rc == 0)
-    {
-      fprintf (stderr, "ppprof: %s: %s\n", out_name, strerror (errno));
-      rc = 2;
-    }
-  else if (out == stdout && fflush (stdout) != 0 && rc == 0)
+  if (out_close (&o, rc == 0) < 0)
     rc = 2;
   return rc;
 }

@@ -263,6 +263,28 @@ out:
   return file;
 }
 
+/* Whether the sampler can write FILE: its directory must take new files
+   (FILE.lock, the temporary renamed over FILE).  Checked before the run,
+   which is otherwise spent for nothing.  0, or -1 after one line.  */
+static int
+check_writable (const char *file, const char *prog)
+{
+  const char *slash = strrchr (file, '/');
+  size_t n = !slash ? 0 : slash == file ? 1 : (size_t) (slash - file);
+  char *dir = n ? strndup (file, n) : strdup (".");
+  if (!dir)
+    {
+      fprintf (stderr, "ppprof record: out of memory\n");
+      return -1;
+    }
+  int rc = faccessat (AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS);
+  if (rc < 0)
+    fprintf (stderr, "ppprof record: %s: cannot write the profile there "
+             "(%s: %s); %s not run\n", file, dir, strerror (errno), prog);
+  free (dir);
+  return rc;
+}
+
 int
 ppprof_record (int argc, char **argv)
 {
@@ -393,6 +415,11 @@ ppprof_record (int argc, char **argv)
   if (!file)
     {
       fprintf (stderr, "ppprof record: out of memory\n");
+      return 2;
+    }
+  if (check_writable (file, prog[0]) < 0)
+    {
+      free (file);
       return 2;
     }
   struct stat st;
