@@ -201,8 +201,16 @@ ppgcc_instrument_function (function *fun)
   fn.desc = ppgcc_new_desc ();
   fn.counters = NULL_TREE;
 
-  fn.no_context = (ppgcc_opts.cct || ppgcc_opts.nmetrics)
-                  && ppgcc_context_free_p (fun);
+  /* An inline function that takes a label's address: each inlined copy
+     has labels of its own, and a program may compare them (GCC's
+     c-torture 990208-1.c aborts when two callers see one address).  GCC
+     inlines it wherever a plain build would; probes made it bigger, and
+     at -Os (or under cct's context probes) it stayed out of line.  So it
+     is inlined regardless of its size, and has no context of its own.  */
+  bool keep_inlined = ppgcc_context_free_p (fun);
+  if (keep_inlined)
+    DECL_DISREGARD_INLINE_LIMITS (fun->decl) = 1;
+  fn.no_context = (ppgcc_opts.cct || ppgcc_opts.nmetrics) && keep_inlined;
   std::vector<pp_pathid> ids;
   bool trained = ppgcc_opts.mode != PPGCC_MODE_BL
                  && ppgcc_interesting_paths (fun, fname, fn.checksum, cfg, n,

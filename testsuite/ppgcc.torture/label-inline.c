@@ -1,8 +1,10 @@
 /* An inline function that stores the address of one of its labels,
    inlined into two callers: each inlined copy has its own label, so the
    two addresses differ when GCC optimises.  GCC inlines such a function
-   as a matter of quality of implementation; context probes once kept it
-   out of line under -fprofile-paths=cct, and the addresses were equal.  */
+   as a matter of quality of implementation; probes once kept it out of
+   line (context probes under -fprofile-paths=cct at -O1 and above, a
+   flag test at each path end with -fprofile-paths-switch at -Os), and
+   the addresses were equal.  */
 #include <stdio.h>
 #include <stdlib.h>
 
