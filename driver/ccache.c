@@ -1,4 +1,4 @@
-/* ccache with ppgcc (issue 17).
+/* ccache with ppgcc.
 
    ccache decides a cached object is right by hashing the compiler, its
    arguments and the sources.  An object ppgcc builds depends on three

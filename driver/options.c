@@ -324,7 +324,7 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
     }
   if (runtime)
     {
-      /* After `-x c` gcc would read the archive as C (issue 17): the
+      /* After `-x c` gcc would read the archive as C: the
          runtime is an input of its own kind.  */
       args[n++] = (char *) "-x";
       args[n++] = (char *) "none";

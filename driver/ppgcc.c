@@ -166,7 +166,7 @@ run (const char *cc, char **argv, int verbose)
    byte in the output's .pp_use section (1: it had its profile, 0: none,
    plugin/ppgcc-plugin.cc).  When most had none, say so once, with the
    count: a note per object goes unseen in a build's output, and libtool's
-   make clean deletes the profiles under .libs (issue 17).  */
+   make clean deletes the profiles under .libs.  */
 static void
 count_unprofiled (const ppgcc_cmdline *cl)
 {

@@ -280,7 +280,7 @@ paths_when_cut (pp_numbering *n, const pp_graph *g, const int *start,
    brings at most one node's share).  The safe share cuts far more than a
    limit needs: pcre2's match(), 3,000 blocks under 2^18 paths, was cut at
    87 paths a node, so most of its paths were a line or two long, each
-   ending in a count and a restart (issue 15).  Only shares whose totals
+   ending in a count and a restart.  Only shares whose totals
    were computed are chosen, so the result fits whether or not the total
    grows with the share.  */
 static pp_pathid

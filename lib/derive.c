@@ -10,7 +10,7 @@
    first.  A cycle of derived functions, one-path functions that always
    call each other, never returns: it counts nothing, as probes would.
 
-   Issue 15: 68% of zstd's path executions were such helpers', their
+   68% of zstd's path executions were such helpers', their
    inlined copies each bumping a counter that told nothing the callers'
    paths do not.  */
 #include "pp/ppd_derive.h"

@@ -2,7 +2,7 @@
 
    Every instrumented function carries its CFG in the graph language for
    ppprof and -fuse-path-profile; as text it was most of the growth of an
-   instrumented binary (zstd: 1.15 MB of 2.06 MB, issue 15).  The text is
+   instrumented binary (zstd: 1.15 MB of 2.06 MB).  The text is
    very repetitive ("node bb12 line 200 200"), so a plain LZ77 with
    byte-aligned tokens packs it several times; the runtime copies the
    packed bytes into profiles as they are, and readers unpack.

@@ -4,7 +4,7 @@
    When every call to it is a direct call from an instrumented function of
    the unit, its count is the number of executions of those call sites'
    blocks, which the callers' path counts give exactly: its probe tells
-   nothing they do not.  Issue 15: in zstd 68% of path executions were
+   nothing they do not.  In zstd 68% of path executions were
    such helpers' (MEM_read32, ZSTD_hash5, intrinsics inlined everywhere),
    and their probes kept ZSTD_hash5Ptr and ZSTD_count out of line where
    -O2 inlines them.

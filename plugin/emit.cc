@@ -355,8 +355,8 @@ ppgcc_ppd_path ()
   /* -fprofile-dir=DIR (GCC sets profile_data_prefix itself too, to the
      working directory; only the user's counts): where gcc puts .gcda
      files, DIR/<the object's absolute path with '/' as '#'> for an
-     object named relative, DIR/<its absolute path> else (issue 17: the
-     option was ignored).  */
+     object named relative, DIR/<its absolute path> else (the
+     option was once ignored).  */
   if (global_options_set.x_profile_data_prefix && profile_data_prefix
       && *profile_data_prefix)
     {

@@ -55,7 +55,7 @@ struct ppgcc_options
      count that suited small functions: 2^18 counters are 2 MiB of .bss,
      untouched pages cost nothing, and a hot function just over a small
      limit (zstd's ZSTD_RowFindBestMatch, 4815 paths; bzip2's
-     BZ2_decompress, 163,145) then never calls the runtime (issue 15).
+     BZ2_decompress, 163,145) then never calls the runtime.
      Context records (cct) and metric arrays are per path too, so they
      keep the small limit.  See ppgcc_read_options (options.cc).  */
   unsigned long long array_max = 0;
@@ -64,7 +64,7 @@ struct ppgcc_options
      again with overflow cuts at this limit (Ball & Larus §6, "path
      splitting": lib/ballarus.c) so that its ids index an array instead of
      a hash table: an array probe is an add, a hash probe a multiply, a
-     compare and a branch (pcre2's match(), 7.3e9 paths, issue 15).  0:
+     compare and a branch (pcre2's match(), 7.3e9 paths).  0:
      whole paths, in a hash table.  Default: 2^18, or array_max if larger
      (ppgcc_read_options).  */
   unsigned long long max_paths = 0;

@@ -141,8 +141,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   /* With -flto our registration data would have to be emitted after
      free_lang_data (as gcov does; tried: free_lang_data then crashes on
      what the probes made).  Until then an instrumenting build refuses
-     -flto in one line rather than build a program that writes no profile
-     (issue 17); -fuse-path-profile declines with a warning.  */
+     -flto in one line rather than build a program that writes no profile;
+     -fuse-path-profile declines with a warning.  */
   if (flag_lto || flag_generate_lto)
     {
       if (ppgcc_opts.mode == PPGCC_MODE_USE)

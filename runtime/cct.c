@@ -15,7 +15,7 @@
    A mode (mode.h): this file comes out of libpprt.a only when an object
    calls __pp_enter (a -fprofile-paths=cct or metric build), and with it
    cct_dump.c, metric.c and the .ppc codec; a plain Ball-Larus program
-   links none of them (65 KB of text before, issue 15).  */
+   links none of them (65 KB of text before).  */
 #define _GNU_SOURCE
 #include "cct.h"
 #include "mode.h"

@@ -10,7 +10,7 @@
    for programs with an object that counts in a hash table, whose probes
    (or PPP's miss path, ppp_miss_x86_64.S) call __pp_hash_hit, the only way
    a table comes to be; since path splitting (-fprofile-paths-max) most
-   have none, and link none of it (2.2 KB; issue 15).  */
+   have none, and link none of it (2.2 KB).  */
 #include "mode.h"
 #include "next_nonzero.h"
 

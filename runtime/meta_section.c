@@ -4,7 +4,7 @@
    The plugin puts a unit's metadata in a record of the non-allocated
    section .pp_meta (include/pp/rt_abi.h), as debug information is kept:
    linked into the executable or shared object, never mapped.  It was most
-   of an instrumented binary's size (issue 15).  When the runtime writes a
+   of an instrumented binary's size.  When the runtime writes a
    profile it finds the object that holds the unit (dl_iterate_phdr), reads
    that file's .pp_meta section once (cached for the process: a program
    that dumps often reads it once), and finds the unit's record by its key.
@@ -18,7 +18,7 @@
 #define _GNU_SOURCE
 /* Cold: read once per dump.  */
 #pragma GCC optimize ("Os")
-/* Functions called once stay calls here: 160 bytes less (issue 15).  */
+/* Functions called once stay calls here: 160 bytes less.  */
 #pragma GCC optimize ("no-inline-functions-called-once")
 #include "lib_in_runtime.h"
 #include "pp/rt_abi.h"

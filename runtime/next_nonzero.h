@@ -8,7 +8,7 @@
    (2^18 counters for a function cut at -fprofile-paths-max, of which a run
    touches a few hundred; a hash cache's 4096 slots): 16 counters are
    OR'ed together in vectors and skipped at once, about 1.2 instructions a
-   counter where a test and a branch for each cost 7 (issue 15: pcre2's
+   counter where a test and a branch for each cost 7 (pcre2's
    exit).  Plain reads: a count another thread adds meanwhile is left for
    the next dump.  */
 typedef uint64_t pprt_v2u64

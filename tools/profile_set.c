@@ -148,7 +148,7 @@ add_line (unsigned **lines, int *n, unsigned line)
 }
 
 /* A node's first and last line (0: none) into a line list, and as a
-   pair into a span list (issue 18: a block's inner lines are on the path;
+   pair into a span list (a block's inner lines are on the path;
    a list of its first and last alone reads as if they were not).  */
 static void
 add_node_lines (const pp_graph *g, int node, unsigned **lines, int *n,
@@ -381,7 +381,7 @@ pp_report_path_free (pp_report_path *p)
    static inline function compiled into several objects adds up.  */
 /* PATH without "." components and "dir/.." pairs, in place
    ("tests/../cJSON.c" is "cJSON.c"; a leading "../" stays): how the
-   reports name a source file (issue 18).  Lexical: a symbolic link
+   reports name a source file.  Lexical: a symbolic link
    named before ".." is taken as a directory.  */
 static void
 clean_path (char *path)

@@ -166,9 +166,9 @@ typedef struct
 
 enum { PP_CUT_SHARE = 0, PP_CUT_FITTED = 1 };
 /* The two constants of PP_CUT_FITTED; changing either changes every cut
-   function's paths, so it would be a new rule.  Measured (issue 15,
-   callgrind on bench/run's sqlite3 and pcre2 Ball-Larus builds): parts 1,
-   4, 16 and 64 against down-to 1, 8 and 64; 16 and 8 were best on both,
+   function's paths, so it would be a new rule.  Measured (callgrind on
+   bench/run's sqlite3 and pcre2 Ball-Larus builds): parts 1, 4, 16 and
+   64 against down-to 1, 8 and 64; 16 and 8 were best on both,
    and keep the counter arrays (.bss) below the share rule's.  */
 #define PP_CUT_FITTED_PART 16
 #define PP_CUT_DOWN 8

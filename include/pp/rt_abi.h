@@ -50,7 +50,7 @@ extern "C" {
 
 /* What only some functions have (PPP, a training profile, the hash
    table's inline first probe): out of the descriptor, which every
-   function has (issue 15: descriptors were a quarter of a Ball-Larus
+   function has (descriptors were a quarter of a Ball-Larus
    binary's growth).  Read-only.  */
 struct __pp_fn_ext
 {
@@ -72,7 +72,7 @@ struct __pp_fn_ext
      bzip2): not in the loaded image.  */
   uint64_t trained_offset;
   uint64_t num_trained;
-  /* Hash mode without PP_FN_HPT: the inline first probe (issue 15).  A
+  /* Hash mode without PP_FN_HPT: the inline first probe.  A
      path end computes h = PP_HASH_CACHE_SLOT (id) and, when
      hash_keys[h] == id + 1, counts hash_counts[h]++ in place; else it
      calls the runtime (__pp_hash_hit), which counts the path in its own
@@ -144,7 +144,7 @@ struct __pp_unit
   uint32_t flags;         /* PP_UNIT_* */
   uint32_t meta_state;    /* runtime's: PP_META_* */
   /* The unit's functions' metadata is not in the loaded image (it was
-     most of an instrumented binary's size, issue 15): it is a record of
+     most of an instrumented binary's size): it is a record of
      the non-allocated section PP_META_SECTION of the object, which the
      linker keeps and the loader does not map, as with debug sections.
      The runtime reads it back from the file the unit was loaded from

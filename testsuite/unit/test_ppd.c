@@ -546,7 +546,7 @@ count_warning (void *ctx, const char *fn)
   warnings++;
 }
 
-/* ppprof merge of two objects' profiles (issue 16 item 7): each has a
+/* ppprof merge of two objects' profiles: each has a
    static helper (another CFG in each) and a static twin (the same CFG):
    all four kept with their own counts; the same name, file and checksum
    add up; the same name and file with another checksum is kept too.  */
