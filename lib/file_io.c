@@ -147,40 +147,44 @@ pp_sum64 (const void *p, size_t n)
 }
 
 
-/* PATH's bytes in a malloc'd *BUF of *LEN, PATH opened with OFLAGS added
-   (the runtime adds O_NOFOLLOW).  0; 1 when PATH does not exist; -1 with
-   *WHY a static reason.  Never blocks on a FIFO put where a file was
-   expected.  */
-PP_IO_API int
-pp_read_whole_file_flags (const char *path, int oflags, char **buf,
-                          size_t *len, const char **why)
+/* PATH opened for reading with OFLAGS added (the runtime adds
+   O_NOFOLLOW), a regular file of *SIZE bytes: its descriptor; -1 when
+   PATH does not exist (*WHY NULL) or with *WHY a static reason.  Never
+   blocks on a FIFO put where a file was expected.  */
+static int
+pp_open_regular (const char *path, int oflags, uint64_t *size,
+                 const char **why)
 {
+  *why = NULL;
   int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | oflags);
   if (fd < 0)
     {
-      if (errno == ENOENT)
-        return 1;
-      *why = errno == ELOOP && (oflags & O_NOFOLLOW) ? "a symbolic link"
-                                                      : strerror (errno);
+      if (errno != ENOENT)
+        *why = errno == ELOOP && (oflags & O_NOFOLLOW) ? "a symbolic link"
+                                                        : strerror (errno);
       return -1;
     }
   struct stat st;
   if (fstat (fd, &st) < 0)
+    *why = strerror (errno);
+  else if (!S_ISREG (st.st_mode))
+    *why = S_ISDIR (st.st_mode) ? "a directory" : "not a regular file";
+  if (*why)
     {
-      *why = strerror (errno);
       close (fd);
       return -1;
     }
-  if (!S_ISREG (st.st_mode))
-    {
-      *why = S_ISDIR (st.st_mode) ? "a directory" : "not a regular file";
-      close (fd);
-      return -1;
-    }
-  size_t n = (size_t) st.st_size;
-  char *b = malloc (n ? n : 1);
+  *size = (uint64_t) st.st_size;
+  return fd;
+}
+
+/* N bytes of FD into B, from where FD is: how many it read (fewer at the
+   end of the file or on an error).  */
+static size_t
+pp_read_fully (int fd, char *b, size_t n)
+{
   size_t got = 0;
-  while (b && got < n)
+  while (got < n)
     {
       ssize_t r = read (fd, b + got, n - got);
       if (r <= 0)
@@ -191,16 +195,52 @@ pp_read_whole_file_flags (const char *path, int oflags, char **buf,
         }
       got += (size_t) r;
     }
-  close (fd);
-  if (!b || got != n)
+  return got;
+}
+
+/* The first bytes of FD, a file of SIZE bytes: WANT of them (at most
+   SIZE), after the HAVE already in HEAD, into a malloc'd *BUF of *LEN.
+   0; -1 with *WHY "short read"; PP_READ_OOM when WANT bytes cannot be
+   had (a reason of its own: the file may be fine), *LEN then WANT.  */
+static int
+pp_read_prefix (int fd, const char *head, size_t have, uint64_t want,
+                char **buf, size_t *len, const char **why)
+{
+  char *b = want < SIZE_MAX ? malloc (want ? (size_t) want : 1) : NULL;
+  if (!b)
+    {
+      *why = "out of memory";
+      *len = want < SIZE_MAX ? (size_t) want : SIZE_MAX;
+      return PP_READ_OOM;
+    }
+  if (have > want)
+    have = (size_t) want;
+  memcpy (b, head, have);
+  if (have + pp_read_fully (fd, b + have, (size_t) want - have) != want)
     {
       free (b);
-      *why = b ? "short read" : "out of memory";
+      *why = "short read";
       return -1;
     }
   *buf = b;
-  *len = n;
+  *len = (size_t) want;
   return 0;
+}
+
+/* PATH's bytes in a malloc'd *BUF of *LEN, PATH opened with OFLAGS added
+   (the runtime adds O_NOFOLLOW).  0; 1 when PATH does not exist; -1 with
+   *WHY a static reason, or PP_READ_OOM.  */
+PP_IO_API int
+pp_read_whole_file_flags (const char *path, int oflags, char **buf,
+                          size_t *len, const char **why)
+{
+  uint64_t size;
+  int fd = pp_open_regular (path, oflags, &size, why);
+  if (fd < 0)
+    return *why ? -1 : 1;
+  int rc = pp_read_prefix (fd, NULL, 0, size, buf, len, why);
+  close (fd);
+  return rc;
 }
 
 PP_IO_API int
@@ -210,16 +250,55 @@ pp_read_whole_file (const char *path, char **buf, size_t *len,
   return pp_read_whole_file_flags (path, 0, buf, len, why);
 }
 
-/* For the runtime, which writes PATH next: PATH's bytes when they start
-   with MAGIC[0..MLEN) (a profile of ours, maybe damaged): 0; 1 when PATH
-   does not exist; -1 with *WHY when what is there is not ours (a
-   directory, a symbolic link, another file, unreadable): the runtime must
-   neither move nor replace it.  Symbolic links are not followed.  */
+/* PATH's bytes as far as its header says the file goes: the first HLEN
+   bytes (or all when fewer), and, when SIZE_OF (HEAD, HLEN) says how many
+   bytes the file holds (0: it cannot tell), as many as that or as the
+   file has, whichever is fewer.  *SIZE gets the file's size: more than
+   *LEN when it has bytes after what its header describes, which are not
+   read (a 1 GiB sparse file behind a small profile cost its reader 1 GiB
+   and 3 s).  SIZE_OF NULL: the whole file.  Returns as
+   pp_read_whole_file_flags does.  */
+PP_IO_API int
+pp_read_bounded_file (const char *path, int oflags, size_t hlen,
+                      uint64_t (*size_of) (const unsigned char *, size_t),
+                      char **buf, size_t *len, uint64_t *size,
+                      const char **why)
+{
+  int fd = pp_open_regular (path, oflags, size, why);
+  if (fd < 0)
+    return *why ? -1 : 1;
+  char head[64];
+  size_t have = 0;
+  uint64_t want = *size;
+  if (size_of && hlen <= sizeof head)
+    {
+      have = pp_read_fully (fd, head, hlen);
+      uint64_t declared = have == hlen
+                              ? size_of ((const unsigned char *) head, hlen)
+                              : 0;
+      if (declared >= hlen && declared < want)
+        want = declared;
+    }
+  int rc = pp_read_prefix (fd, head, have, want, buf, len, why);
+  close (fd);
+  return rc;
+}
+
+/* For the runtime, which writes PATH next: PATH's bytes, as
+   pp_read_bounded_file reads them, when they start with MAGIC[0..MLEN)
+   (a profile of ours, maybe damaged): 0; 1 when PATH does not exist; -1
+   with *WHY when what is there is not ours (a directory, a symbolic link,
+   another file, unreadable): the runtime must neither move nor replace
+   it; PP_READ_OOM when memory ran out (what is there is not known).
+   Symbolic links are not followed.  */
 PP_IO_API int
 pp_read_own_file (const char *path, const char *magic, size_t mlen,
-                  char **buf, size_t *len, const char **why)
+                  size_t hlen,
+                  uint64_t (*size_of) (const unsigned char *, size_t),
+                  char **buf, size_t *len, uint64_t *size, const char **why)
 {
-  int rc = pp_read_whole_file_flags (path, O_NOFOLLOW, buf, len, why);
+  int rc = pp_read_bounded_file (path, O_NOFOLLOW, hlen, size_of, buf, len,
+                                 size, why);
   if (rc == 0 && (*len < mlen || memcmp (*buf, magic, mlen) != 0))
     {
       free (*buf);

@@ -32,15 +32,28 @@ PP_IO_API uint64_t pp_sum64 (const void *p, size_t n);
 PP_IO_API uint64_t pp_sum64_lanes (const void *p, size_t n);
 
 /* PATH's bytes in a malloc'd *BUF of *LEN: 0; 1 when PATH does not exist;
-   -1 with *WHY a static reason.  _flags adds OFLAGS to open's.  */
+   -1 with *WHY a static reason; PP_READ_OOM (*WHY "out of memory", *LEN
+   the bytes it meant to read) when they do not fit in memory.  _flags adds OFLAGS to open's.  */
+#define PP_READ_OOM (-2)
 PP_IO_API int pp_read_whole_file_flags (const char *path, int oflags,
                                         char **buf, size_t *len,
                                         const char **why);
 PP_IO_API int pp_read_whole_file (const char *path, char **buf, size_t *len,
                                   const char **why);
+/* The same, bounded by the file's header: SIZE_OF (its first HLEN bytes,
+   HLEN) is the size the header gives the file (0: none), and no more is
+   read; *SIZE gets the file's size (see file_io.c).  */
+PP_IO_API int pp_read_bounded_file (const char *path, int oflags, size_t hlen,
+                                    uint64_t (*size_of) (const unsigned char *,
+                                                         size_t),
+                                    char **buf, size_t *len, uint64_t *size,
+                                    const char **why);
 /* The runtime's read of the file it writes next (see file_io.c).  */
 PP_IO_API int pp_read_own_file (const char *path, const char *magic,
-                                size_t mlen, char **buf, size_t *len,
+                                size_t mlen, size_t hlen,
+                                uint64_t (*size_of) (const unsigned char *,
+                                                     size_t),
+                                char **buf, size_t *len, uint64_t *size,
                                 const char **why);
 
 /* The lock file beside PATH ("PATH.lock"), locked for writing: its

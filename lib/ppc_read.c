@@ -688,7 +688,7 @@ ppc_read_file (const char *path, ppc_profile *out, const char **why)
   size_t len;
   int rc = pp_read_whole_file (path, &buf, &len, why);
   if (rc != 0)
-    return rc;
+    return rc < 0 ? -1 : rc; /* out of memory too: *WHY says so */
   rc = ppc_decode (buf, len, out, why);
   free (buf);
   return rc;

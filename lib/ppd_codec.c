@@ -130,6 +130,7 @@ typedef struct
 {
   const unsigned char *p, *end;
   int bad;
+  int oom; /* bad for want of memory: the image may be fine */
 } ppd_in;
 
 static uint64_t
@@ -172,7 +173,7 @@ ppd_get_str (ppd_in *in, uint32_t *len_out)
   char *s = malloc ((size_t) n + 1);
   if (!s)
     {
-      in->bad = 1;
+      in->bad = in->oom = 1;
       return NULL;
     }
   memcpy (s, in->p, n);
@@ -208,7 +209,7 @@ ppd_check (const unsigned char *buf, size_t len, const char **why)
       *why = "not a ppgcc profile (bad magic number)";
       return 0;
     }
-  ppd_in in = { buf + 4, buf + len, 0 };
+  ppd_in in = { buf + 4, buf + len, 0, 0 };
   uint32_t version = (uint32_t) ppd_get (&in, 4);
   uint64_t payload = ppd_get (&in, 8), sum = ppd_get (&in, 8);
   if (in.bad)
@@ -249,7 +250,7 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
   uint32_t version = ppd_check (buf, len, why);
   if (!version)
     return -1;
-  ppd_in in = { buf + PPD_HEADER_SIZE, buf + len, 0 };
+  ppd_in in = { buf + PPD_HEADER_SIZE, buf + len, 0, 0 };
   out->runs = ppd_get (&in, 8);
   if (version >= 2)
     out->sum_max = ppd_get (&in, 8);
@@ -261,7 +262,7 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
     {
       out->fns = calloc (nfns, sizeof *out->fns);
       if (!out->fns)
-        in.bad = 1;
+        in.bad = in.oom = 1;
     }
   for (uint32_t f = 0; f < nfns && !in.bad; f++)
     {
@@ -286,7 +287,7 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
       fn->pairs = calloc (fn->npairs ? fn->npairs : 1, sizeof *fn->pairs);
       if (!fn->pairs)
         {
-          in.bad = 1;
+          in.bad = in.oom = 1;
           break;
         }
       for (uint64_t k = 0; k < fn->npairs; k++)
@@ -308,7 +309,7 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
                             sizeof *fn->trained);
       if (!fn->trained)
         {
-          in.bad = 1;
+          in.bad = in.oom = 1;
           break;
         }
       for (uint64_t k = 0; k < fn->ntrained; k++)
@@ -321,8 +322,8 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
   if (in.bad || in.p != in.end)
     {
       ppd_free (out);
-      *why = "malformed contents";
-      return -1;
+      *why = in.oom ? "out of memory" : "malformed contents";
+      return in.oom ? PPD_OOM : -1;
     }
   return 0;
 }
@@ -861,7 +862,7 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
   const char *why;
   if (ppd_check (old, len, &why) != PPD_VERSION || !ppd_names_distinct (now))
     return 1;
-  ppd_in in = { old + PPD_HEADER_SIZE, old + len, 0 };
+  ppd_in in = { old + PPD_HEADER_SIZE, old + len, 0, 0 };
   ppd_out o = { NULL, 0, 0, 0 };
   int rc = 1;
   /* The output's size at most: OLD, and what this run may add to it (its
@@ -936,18 +937,39 @@ out:
 
 /* ---------------------------------------------------------------- files */
 
+PPD_API uint64_t
+ppd_file_size (const unsigned char *head, size_t n)
+{
+  if (n < PPD_HEADER_SIZE || memcmp (head, PPD_MAGIC, 4) != 0)
+    return 0;
+  ppd_in in = { head + 8, head + 16, 0, 0 };
+  uint64_t payload = ppd_get (&in, 8);
+  return payload > UINT64_MAX - PPD_HEADER_SIZE ? 0
+                                                : PPD_HEADER_SIZE + payload;
+}
+
 PPD_API int
 ppd_read_file (const char *path, ppd_profile *out, const char **why)
 {
   memset (out, 0, sizeof *out);
   char *buf;
   size_t len;
-  int rc = pp_read_whole_file (path, &buf, &len, why);
+  uint64_t size;
+  int rc = pp_read_bounded_file (path, 0, PPD_HEADER_SIZE, ppd_file_size,
+                                 &buf, &len, &size, why);
   if (rc != 0)
-    return rc;
+    return rc < 0 ? -1 : rc;
+  if (size > len)
+    {
+      /* Only the bytes the header gives were read: the rest is not the
+         profile's (ppd_check says the same of a whole image).  */
+      free (buf);
+      *why = "trailing bytes after the profile";
+      return -1;
+    }
   rc = ppd_decode ((const unsigned char *) buf, len, out, why);
   free (buf);
-  return rc;
+  return rc < 0 ? -1 : rc; /* out of memory too: *WHY says so */
 }
 
 PPD_API int

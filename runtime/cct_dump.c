@@ -720,13 +720,17 @@ read_old (const char *path, ppc_profile *old)
   char *buf;
   size_t len;
   const char *why = NULL;
-  int rc = pp_read_own_file (path, PPC_MAGIC " ", strlen (PPC_MAGIC " "),
-                             &buf, &len, &why);
-  if (rc < 0)
+  uint64_t size;
+  int rc = pp_read_own_file (path, PPC_MAGIC " ", strlen (PPC_MAGIC " "), 0,
+                             NULL, &buf, &len, &size, &why);
+  if (rc == PP_READ_OOM)
+    fprintf (stderr, "ppgcc profile: %s: out of memory reading its %zu "
+             "bytes; left as it is, contexts not written\n", path, len);
+  else if (rc < 0)
     fprintf (stderr, "ppgcc profile: %s: %s; not a ppgcc profile, left as "
              "it is; contexts not written\n", path, why);
   if (rc != 0)
-    return rc;
+    return rc < 0 ? -1 : rc;
   rc = ppc_decode (buf, len, old, &why);
   free (buf);
   if (rc == 0)

@@ -45,6 +45,7 @@
 #define ppd_merge_objects __pp_ppd_merge_objects
 #define ppd_merge_encoded __pp_ppd_merge_encoded
 #define ppd_read_file __pp_ppd_read_file
+#define ppd_file_size __pp_ppd_file_size
 #define ppd_write_file __pp_ppd_write_file
 
 /* lib/profile_db.c */
@@ -89,6 +90,7 @@
 #define pp_read_whole_file_flags __pp_read_whole_file_flags
 #define pp_read_whole_file __pp_read_whole_file
 #define pp_read_own_file __pp_read_own_file
+#define pp_read_bounded_file __pp_read_bounded_file
 #define pp_lock_beside __pp_lock_beside
 #define pp_unlock __pp_unlock
 #define pp_random64 __pp_random64

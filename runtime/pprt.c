@@ -561,32 +561,35 @@ warn_changed (void *ctx, const char *fn)
            ((struct warn_ctx *) ctx)->path, fn, PPD_MAX_VERSIONS);
 }
 
-/* What is at PATH, read for the merge: 0 with its bytes *BUF (*LEN);
-   1 when there is nothing; -1 when something that is not a ppgcc profile
-   is there (a directory, a symbolic link, another file): left alone, and
-   nothing is written.  */
+/* What is at PATH, read for the merge: 0 with its bytes *BUF (*LEN), as
+   far as its header says the profile goes, *SIZE the file's size (more
+   than *LEN: bytes after the profile, not read); 1 when there is nothing;
+   -1 when something that is not a ppgcc profile is there (a directory, a
+   symbolic link, another file), or when it does not fit in memory: left
+   alone, and nothing is written.  */
 static int
-read_old (const char *path, char **buf, size_t *len)
+read_old (const char *path, char **buf, size_t *len, uint64_t *size)
 {
   const char *why = NULL;
-  int rc = pp_read_own_file (path, PPD_MAGIC, 4, buf, len, &why);
-  if (rc < 0)
+  int rc = pp_read_own_file (path, PPD_MAGIC, 4, PPD_HEADER_SIZE,
+                             ppd_file_size, buf, len, size, &why);
+  if (rc == PP_READ_OOM)
+    fprintf (stderr, "ppgcc profile: %s: out of memory reading its %zu "
+             "bytes of profile; left as it is, counts not written\n", path,
+             *len);
+  else if (rc < 0)
     fprintf (stderr, "ppgcc profile: %s: %s; not a ppgcc profile, left as "
              "it is; counts not written\n", path, why);
-  return rc;
+  return rc < 0 ? -1 : rc;
 }
 
-/* BUF (LEN bytes, read from PATH) decoded into *OLD: 0; 1 when it is
-   damaged, now kept aside as PATH.corrupt (write afresh); -1 when it is
-   damaged and cannot be kept aside: left as it is, nothing written.  */
+/* PATH, a damaged profile of ours (WHY), kept aside as PATH.corrupt and
+   never overwritten; THEN says what the dump does next.  0; -1 when it
+   cannot be kept aside (a directory at PATH.corrupt): left as it is,
+   nothing written.  */
 static int
-decode_old (const char *path, const char *buf, size_t len, ppd_profile *old)
+keep_aside (const char *path, const char *why, const char *then)
 {
-  const char *why = NULL;
-  if (ppd_decode ((const unsigned char *) buf, len, old, &why) == 0)
-    return 0;
-  /* Ours but damaged: never overwritten, kept aside; where that fails
-     (a directory at PATH.corrupt), left as it is.  */
   size_t n = strlen (path) + 16;
   char *aside = malloc (n);
   int e = ENOMEM;
@@ -595,10 +598,10 @@ decode_old (const char *path, const char *buf, size_t len, ppd_profile *old)
       snprintf (aside, n, "%s.corrupt", path);
       if (rename (path, aside) == 0)
         {
-          fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, writing this "
-                   "run's counts afresh\n", path, why, aside);
+          fprintf (stderr, "ppgcc profile: %s: %s; kept as %s, %s\n", path,
+                   why, aside, then);
           free (aside);
-          return 1;
+          return 0;
         }
       e = errno;
     }
@@ -607,6 +610,52 @@ decode_old (const char *path, const char *buf, size_t len, ppd_profile *old)
            strerror (e));
   free (aside);
   return -1;
+}
+
+/* BUF (LEN bytes, read from PATH) decoded into *OLD: 0; 1 when it is
+   damaged, now kept aside as PATH.corrupt (write afresh); -1 when it is
+   damaged and cannot be kept aside, or when memory ran out decoding it:
+   left as it is, nothing written.  */
+static int
+decode_old (const char *path, const char *buf, size_t len, ppd_profile *old)
+{
+  const char *why = NULL;
+  int rc = ppd_decode ((const unsigned char *) buf, len, old, &why);
+  if (rc == 0)
+    return 0;
+  if (rc == PPD_OOM)
+    {
+      fprintf (stderr, "ppgcc profile: %s: out of memory decoding its %zu "
+               "bytes of profile; left as it is, counts not written\n",
+               path, len);
+      return -1;
+    }
+  return keep_aside (path, why, "writing this run's counts afresh") < 0 ? -1
+                                                                      : 1;
+}
+
+/* PATH, of SIZE bytes, holds more than the profile its header describes,
+   read into BUF (LEN bytes): damaged, so kept aside as PATH.corrupt,
+   whole; the profile, when it checks, is merged with this run's as it
+   would be without the bytes after it (they were never read: a 1 GiB
+   sparse file after a profile cost the program 1 GiB and 3 s at exit).
+   0: merge BUF; 1: write this run's counts afresh; -1: left as it is,
+   nothing written.  */
+static int
+keep_longer_aside (const char *path, const char *buf, size_t len,
+                   uint64_t size)
+{
+  const char *bad = NULL;
+  int sound = ppd_check ((const unsigned char *) buf, len, &bad) != 0;
+  char why[160];
+  snprintf (why, sizeof why, "%llu bytes after the %zu-byte profile its "
+            "header describes%s%s", (unsigned long long) (size - len), len,
+            sound ? "" : ", which is damaged: ", sound ? "" : bad);
+  if (keep_aside (path, why, sound ? "merging that profile with this run's"
+                                   : "writing this run's counts afresh")
+      < 0)
+    return -1;
+  return sound ? 0 : 1;
 }
 
 /* SNAP merged into the profile BUF (LEN bytes) read from PATH, written to
@@ -674,11 +723,13 @@ dump_unit (struct __pp_unit *u, ppd_profile *snap)
   pp_remove_stale_temps (path);
   char *buf = NULL;
   size_t len = 0;
-  int have = read_old (path, &buf, &len);
+  uint64_t size = 0;
+  int have = read_old (path, &buf, &len, &size);
+  if (have == 0 && size > len)
+    have = keep_longer_aside (path, buf, len, size);
   if (have >= 0)
     rc = merge_and_write (path, have == 0 ? buf : NULL, len, snap);
-  if (have == 0)
-    free (buf);
+  free (buf); /* NULL when nothing was read */
   pp_unlock (lock_fd);
 out:
   free (path);

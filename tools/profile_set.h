@@ -44,7 +44,8 @@ typedef struct
   pp_pathid id;
   uint64_t count;
   unsigned *lines;   /* source lines along the path, no repeats in a row:
-                        each block's first and last */
+                        each block's first and last (report --json's
+                        "lines" is every line of SPANS instead) */
   int num_lines;
   unsigned *spans;   /* each block's first and last line, in pairs: what
                         the text shows (4-9: lines 5 to 8 too) */

@@ -155,15 +155,33 @@ emit_json_range (void *ctx, int i, unsigned a, unsigned b)
   fprintf (ctx, "%s[%u, %u]", i ? ", " : "", a, b);
 }
 
-/* "lines": each block's first and last line, as before; "line_ranges":
-   every line on the path, as [first, last] ranges (what the text shows).  */
-static void
-print_json_line_list (FILE *out, const unsigned *lines, int n,
-                      const unsigned *spans, int nspans)
+/* Each line of range A-B, for "lines" (CTX a counter of lines printed). */
+struct json_lines
 {
+  FILE *out;
+  int n;
+};
+
+static void
+emit_json_lines (void *ctx, int i, unsigned a, unsigned b)
+{
+  struct json_lines *j = ctx;
+  (void) i;
+  for (unsigned l = a; l <= b; l++)
+    fprintf (j->out, "%s%u", j->n++ ? ", " : "", l);
+}
+
+/* "lines": every line on the path, in path order (a line again when the
+   path comes back to it); "line_ranges": the same lines as [first, last]
+   ranges, as the text shows them.  "lines" used to be each block's first
+   and last line only: a path through a block of lines 3-8 listed 3, 8,
+   and JSON readers took the lines between for lines the path missed.  */
+static void
+print_json_line_list (FILE *out, const unsigned *spans, int nspans)
+{
+  struct json_lines j = { out, 0 };
   fprintf (out, "\"lines\": [");
-  for (int l = 0; l < n; l++)
-    fprintf (out, "%s%u", l ? ", " : "", lines[l]);
+  merge_spans (spans, nspans, emit_json_lines, &j);
   fprintf (out, "], \"line_ranges\": [");
   merge_spans (spans, nspans, emit_json_range, out);
   fprintf (out, "]");
@@ -208,8 +226,7 @@ print_json_segments (FILE *out, const pp_report_path *p)
       fprintf (out, "%s{\"function\": ", s ? ", " : "");
       pp_json_string (out, p->segments[s].function);
       fprintf (out, ", ");
-      print_json_line_list (out, p->segments[s].lines,
-                            p->segments[s].num_lines, p->segments[s].spans,
+      print_json_line_list (out, p->segments[s].spans,
                             p->segments[s].num_spans);
       fprintf (out, ", ");
       print_json_branches (out, p->segments[s].branches,
@@ -222,8 +239,7 @@ print_json_segments (FILE *out, const pp_report_path *p)
 void
 print_json_lines (FILE *out, const pp_report_path *p)
 {
-  print_json_line_list (out, p->lines, p->num_lines, p->spans,
-                        p->num_spans);
+  print_json_line_list (out, p->spans, p->num_spans);
   fprintf (out, ", ");
   print_json_branches (out, p->branches, p->num_branches);
   if (p->interprocedural)

@@ -80,7 +80,9 @@ typedef struct
 #endif
 
 /* Decodes a whole file image.  Returns 0, or -1 with *WHY set to a static
-   reason ("not a ppgcc profile", "truncated", ...).  */
+   reason ("not a ppgcc profile", "truncated", ...), or PPD_OOM (*WHY "out
+   of memory") when memory ran out: the image may be a sound profile.  */
+#define PPD_OOM (-2)
 PPD_API int ppd_decode (const unsigned char *buf, size_t len,
                         ppd_profile *out, const char **why);
 /* The header and checksum of a whole file image: its version, or 0 with
@@ -127,8 +129,14 @@ PPD_API int ppd_merge_objects (ppd_profile *into, const ppd_profile *from);
    array of *N ids; NULL when out of memory.  */
 PPD_API uint64_t *ppd_union_ids (const uint64_t *a, uint64_t na,
                                  const uint64_t *b, uint64_t nb, uint64_t *n);
-/* Reads and decodes a file.  Returns 0, 1 when it does not exist, or -1
-   with *WHY.  */
+/* The bytes a .ppd file holds by its header, HEAD (N bytes, at least
+   PPD_HEADER_SIZE): the header and the payload length it gives; 0 when
+   HEAD is not a .ppd header.  What a reader reads of a file at most
+   (pp_read_bounded_file): bytes after it are not the profile's.  */
+PPD_API uint64_t ppd_file_size (const unsigned char *head, size_t n);
+/* Reads and decodes a file, no further than its header says it goes.
+   Returns 0, 1 when it does not exist, or -1 with *WHY ("trailing bytes
+   after the profile" when the file is longer than that).  */
 PPD_API int ppd_read_file (const char *path, ppd_profile *out,
                            const char **why);
 /* Writes atomically: a temporary file in the same directory, fsync (in

@@ -440,10 +440,14 @@ merge_and_write (const char *path, ppc_profile *now)
   size_t len = 0;
   ppc_profile old;
   ppc_profile *result = now;
+  uint64_t size;
   int have = pp_read_own_file (path, PPC_MAGIC " ", strlen (PPC_MAGIC " "),
-                               &buf, &len, &why);
+                               0, NULL, &buf, &len, &size, &why);
   int rc = -1;
-  if (have < 0)
+  if (have == PP_READ_OOM)
+    fprintf (stderr, "ppgcc sampler: %s: out of memory reading its %zu "
+             "bytes; left as it is; samples not written\n", path, len);
+  else if (have < 0)
     fprintf (stderr, "ppgcc sampler: %s: %s; not a ppgcc profile, left as "
              "it is; samples not written\n", path, why);
   else if (have == 0 && ppc_decode (buf, len, &old, &why) < 0)

@@ -33,5 +33,5 @@ main (void)
 // expect-paths: main 3
 // expect: main 1 24 25 26
 // expect: main 9 25 26
-// expect: main 1 25 27 29
+// expect: main 1 25 27 28 29
 // expect-paths: step 0

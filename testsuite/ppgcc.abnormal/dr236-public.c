@@ -28,4 +28,4 @@ main (void)
 }
 // expect-paths: store_load 1
 // expect: store_load 1 16 17
-// expect: main 1 24 27
+// expect: main 1 24 25 26 27

@@ -55,7 +55,7 @@ main (void)
 // pointer, or GCC's alias analysis lets one copy's count overwrite
 // another's (found on bzip2: one count lost per stream at -O2).
 // expect-paths: put 3
-// expect: put 9 16 17 19 21
-// expect: put 9 17 23 25
-// expect: put 3 16 17 23 25
+// expect: put 9 16 17 19 20 21
+// expect: put 9 17 23 24 25
+// expect: put 3 16 17 23 24 25
 // expect: main 6 47 48
