@@ -31,7 +31,7 @@ pp_fnv64 (const void *p, size_t n)
 /* The two loops every profile write runs over the whole file, the copy
    and the checksum, are built for speed even where the runtime builds
    this file small (-Os would copy with `rep movsb', a step a byte, and
-   leave the checksum's additions unvectorized; issue 15).  */
+   leave the checksum's additions unvectorized).  */
 #ifdef PPRT_COLD
 #pragma GCC push_options
 #pragma GCC optimize ("O2")
@@ -439,7 +439,7 @@ pp_remove_stale_temps (const char *path)
    sampled program's exit, syncs only under PPGCC_FSYNC=1, as gcov never
    does: a sync took 2-9 ms a file on the machines here, one per unit's
    .ppd, and was most of what profiling added to a short process
-   (pcre2grep: 24 a run; issues 15 and 19).  The rename alone keeps every
+   (pcre2grep: 24 a run).  The rename alone keeps every
    profile whole whenever and however the program ends; the sync adds only
    surviving a crash of the machine itself.  */
 static int

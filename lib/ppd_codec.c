@@ -144,7 +144,7 @@ ppd_get (ppd_in *in, int bytes)
   uint64_t v = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
   /* A load, not a byte loop: the exit reads every field of the old
-     profile (issue 15).  */
+     profile.  */
   if (bytes == 8)
     memcpy (&v, in->p, 8);
   else if (bytes == 4)

@@ -21,7 +21,7 @@
    probes reach it through __pp_hash_hit (hashtable.c).  This file comes
    out of libpprt.a only for objects built with -fprofile-paths-table=hpt,
    which refer to PP_RUNTIME_HPT_SYMBOL (plugin/emit.cc); other programs
-   link none of it (issue 15).  */
+   link none of it.  */
 #include "mode.h"
 
 #include <sched.h>

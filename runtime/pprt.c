@@ -12,9 +12,9 @@
    very large functions, which come from mmap.  */
 #define _GNU_SOURCE
 /* Registration and the dump: cold code in every instrumented program,
-   small rather than fast (-Os: 4.5 KB less text per binary; issue 15).  */
+   small rather than fast (-Os: 4.5 KB less text per binary).  */
 #pragma GCC optimize ("Os")
-/* Functions called once stay calls here: 160 bytes less (issue 15).  */
+/* Functions called once stay calls here: 160 bytes less.  */
 #pragma GCC optimize ("no-inline-functions-called-once")
 #include "lib_in_runtime.h"
 #include "next_nonzero.h"
@@ -93,7 +93,7 @@ mark_run_counted (struct __pp_unit *u)
    meanwhile stay for the next dump), one atomic subtraction per path that
    ran instead of clearing the whole array: a large array is mostly zeros,
    and clearing 2 MiB of them cost more than the rest of the exit
-   (issue 15).  The rest is cleared.  A null SNAP clears everything.  */
+  .  The rest is cleared.  A null SNAP clears everything.  */
 /* The page map of the dump in progress, or of a clear (under dump_lock,
    or in a fork's child before any other thread).  */
 static struct __pp_resident resident;

@@ -53,7 +53,7 @@ print_branches (FILE *out, const pp_report_branch *b, int n)
    (9,10) (13,13) -> {3,4} {6,10} {13,13}; (28,29) (28,31) stay apart
    (the path comes back to line 28).  Calls EMIT (the range, CTX) for each; returns
    how many.  A block's lines between its first and last are its own, so
-   they are on the path (issue 18: "4-5 7 10" read as if 8 and 9 were
+   they are on the path ("4-5 7 10" read as if 8 and 9 were
    not).  */
 static int
 merge_spans (const unsigned *spans, int n,

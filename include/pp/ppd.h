@@ -94,7 +94,7 @@ PPD_API uint32_t ppd_check (const unsigned char *buf, size_t len,
    NOW's functions in NOW's order (same names and checksums, none
    PP_FN_OLDER, names distinct), *OUT (malloc'd, *OUT_LEN bytes) is what
    ppd_encode would make of ppd_merge (decoded OLD, NOW), without decoding
-   and copying OLD's names and metadata (the runtime's dump, issue 15).
+   and copying OLD's names and metadata (the runtime's dump).
    Returns 0; 1 when OLD is laid out otherwise (or damaged): merge the
    long way; -1 when out of memory.  */
 PPD_API int ppd_merge_encoded (const unsigned char *old, size_t len,
