@@ -92,8 +92,8 @@ mark_run_counted (struct __pp_unit *u)
    counters lose exactly the counts written (paths counted by other threads
    meanwhile stay for the next dump), one atomic subtraction per path that
    ran instead of clearing the whole array: a large array is mostly zeros,
-   and clearing 2 MiB of them cost more than the rest of the exit
-  .  The rest is cleared.  A null SNAP clears everything.  */
+   and clearing 2 MiB of them cost more than the rest of the exit.  The
+   rest is cleared.  A null SNAP clears everything.  */
 /* The page map of the dump in progress, or of a clear (under dump_lock,
    or in a fork's child before any other thread).  */
 static struct __pp_resident resident;
