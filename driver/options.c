@@ -230,12 +230,23 @@ static const char *const fdo_flags[] = {
   "-ftree-loop-distribution", NULL
 };
 
+/* Whether the command gives any -g option (-g, -g0, -ggdb, -gdwarf-4,
+   -gsplit-dwarf, ...).  */
+static int
+debug_option_given (const ppgcc_cmdline *cl)
+{
+  for (int i = 0; i < cl->npass; i++)
+    if (!strncmp (cl->pass[i], "-g", 2))
+      return 1;
+  return 0;
+}
+
 char **
 ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
   size_t nfdo = sizeof fdo_flags / sizeof *fdo_flags;
-  char **args = XNEWVEC (char *, cl->npass + 28 + nfdo);
+  char **args = XNEWVEC (char *, cl->npass + 29 + nfdo);
   int n = 0;
   args[n++] = (char *) cc;
   if (plugin && cl->use_profile && !cl->mode)
@@ -243,6 +254,16 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       args[n++] = (char *) *f;
   for (int i = 0; i < cl->npass; i++)
     args[n++] = cl->pass[i];
+  /* A context profile names each call site by its return address, which
+     ppprof cct turns into FILE:LINE through the object's line table; a
+     build without -g has none, and its sites printed as prog+0x2866.  So
+     a context or metric build without any -g option gets -g1, line
+     tables only: GCC's code is the same with and without -g (what
+     -fcompare-debug checks); the object grows by its line table, in
+     sections that are not loaded.  */
+  if (plugin && cl->mode && (!strcmp (cl->mode, "cct") || cl->metric)
+      && !debug_option_given (cl))
+    args[n++] = (char *) "-g1";
   if (plugin)
     {
       args[n++] = concat ("-fplugin=", plugin, NULL);
