@@ -215,7 +215,8 @@ pp_read_prefix (int fd, const char *head, size_t have, uint64_t want,
     }
   if (have > want)
     have = (size_t) want;
-  memcpy (b, head, have);
+  if (have)
+    memcpy (b, head, have); /* HEAD may be null when HAVE is 0 */
   if (have + pp_read_fully (fd, b + have, (size_t) want - have) != want)
     {
       free (b);
