@@ -34,7 +34,6 @@
 #include "gcc-ipp.h"
 
 #include "pp/rt_abi.h"
-#include "tree-inline.h"
 
 #include <algorithm>
 #include <set>

@@ -9,9 +9,6 @@
    variables first (ppgcc_localise_names), which into-SSA then renames.  */
 #include "plugin.h"
 
-#include "ssa.h"
-#include "tree-eh.h"
-#include "debug.h"
 
 /* Whether operand I of STMT is the SSA name STMT defines (every other
    operand, a store's address included, holds uses).  */

@@ -11,8 +11,6 @@
 
 #include "pp/ppd.h"
 
-#include "gcov-io.h"
-#include "profile.h"
 
 #include <vector>
 

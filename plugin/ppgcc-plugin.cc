@@ -10,9 +10,9 @@
 
    This file is the entry: plugin_init reads the options (options.cc) and
    registers the passes, which call the rest; nothing calls back here.  */
+#define PPGCC_PLUGIN_VERSION_CHECK 1 /* plugin-version.h's gcc_version */
 #include "plugin.h"
 #include "ppgcc-ipp.h"
-#include "plugin-version.h"
 
 #include "pp/optval.h"
 #include "pp/rt_abi.h"

@@ -20,7 +20,6 @@
    function's path executions get none.  */
 #include "plugin.h"
 
-#include "tree-inline.h"
 
 #include <algorithm>
 #include <unordered_map>

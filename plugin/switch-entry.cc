@@ -48,7 +48,6 @@
    g is made inlinable again once callers' copies call it
    (switch-local.cc).  */
 #include "plugin.h"
-#include "tree-inline.h"
 
 bool
 ppgcc_takes_label_address_p (function *fun)

@@ -28,7 +28,6 @@
    one whose address is taken); the flag at g's own entry does not
    matter.  */
 #include "plugin.h"
-#include "tree-cfgcleanup.h"
 
 namespace {
 

@@ -1,0 +1,53 @@
+/* Every GCC header the plugin (and ipp/'s GCC side) uses, in one place:
+   the role of the Linux kernel's scripts/gcc-plugins/gcc-common.h.  A
+   port to another GCC changes this file: where a spelling differs between
+   the GCC versions ppgcc builds with, the difference goes here, guarded by
+   BUILDING_GCC_VERSION (bversion.h: major * 1000 + minor), and the
+   plugin's files use the one spelling this header gives.  Built and
+   tested with GCC 12.  plugin-version.h, which defines a static variable,
+   is for ppgcc-plugin.cc alone: PPGCC_PLUGIN_VERSION_CHECK asks for it.  */
+#ifndef PPGCC_GCC_COMPAT_H
+#define PPGCC_GCC_COMPAT_H
+
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "function.h"
+#include "basic-block.h"
+#include "cfg.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "cgraph.h"
+#include "stringpool.h"
+#include "stor-layout.h"
+#include "attribs.h"
+#include "varasm.h"
+#include "diagnostic-core.h"
+#include "builtins.h"
+#include "memmodel.h"
+#include "langhooks.h"
+#include "toplev.h"
+#include "output.h"
+#include "filenames.h"
+#include "gimplify.h"
+#include "cfgloop.h"
+#include "ssa.h"
+#include "tree-eh.h"
+#include "debug.h"
+#include "gcov-io.h"
+#include "profile.h"
+#include "tree-inline.h"
+#include "tree-cfgcleanup.h"
+
+#include "bversion.h"
+#ifdef PPGCC_PLUGIN_VERSION_CHECK
+#include "plugin-version.h"
+#endif
+
+#if BUILDING_GCC_MAJOR < 12
+#error "ppgcc's plugin needs GCC 12 or later"
+#endif
+
+#endif
