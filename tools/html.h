@@ -1,6 +1,7 @@
 /* ppprof html's parts: the escaping and page frame they share
-   (html.c), a function's page (html_fn.c), the CFG drawings
-   (html_cfg.c), the inline CSS and scripts (html_assets.c).  */
+   (html_page.c), the index and the command (html.c), a function's page
+   (html_fn.c), the CFG drawings (html_cfg.c), the context tree
+   (html_cct.c), the inline CSS and scripts (html_assets.c).  */
 #ifndef PPPROF_HTML_H
 #define PPPROF_HTML_H
 
