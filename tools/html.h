@@ -6,6 +6,7 @@
 #define PPPROF_HTML_H
 
 #include "context.h"
+#include "demangle.h"
 #include "line_counts.h"
 #include "profile_set.h"
 
@@ -15,10 +16,6 @@
 /* S as HTML text or attribute value: & < > " ' escaped, control
    characters other than tab shown as U+FFFD (the page stays valid).  */
 void pp_html_text (FILE *out, const char *s);
-/* NAME demangled when it is a C++ symbol (libiberty's cplus_demangle,
-   with parameters: overloads stay apart), in a malloc'd string; NULL when
-   it is not one (a C name) or out of memory.  */
-char *pp_html_demangle (const char *name);
 /* A function's NAME as HTML text, demangled when it is a C++ symbol.  */
 void pp_html_name (FILE *out, const char *name);
 /* The page up to <body>: title TITLE (escaped here), the inline CSS.  */

@@ -170,7 +170,7 @@ emit (cct_page *p, FILE *out, uint32_t n, int64_t parent)
       for (uint32_t j = k; j < nk && j < k + 3; j++)
         {
           const char *name = prof->fns[prof->nodes[kids[j]].fn].name;
-          char *d = pp_html_demangle (name);
+          char *d = pp_demangle (name);
           js_chars (out, d ? d : name);
           free (d);
           if (j + 1 < nk && j + 1 < k + 3)
@@ -246,7 +246,7 @@ pp_html_cct_page (FILE *out, const pp_context *c, int metric,
         continue;
       p.fn_out[f] = k;
       fprintf (out, "%s[", k++ ? ",\n" : "\n");
-      char *d = pp_html_demangle (prof->fns[f].name);
+      char *d = pp_demangle (prof->fns[f].name);
       js_string (out, d ? d : prof->fns[f].name);
       free (d);
       putc (',', out);

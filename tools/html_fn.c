@@ -229,7 +229,7 @@ pp_html_fn_page (FILE *out, const pp_profile_set *set, int i,
         listed[k] |= UNTESTED, untested++;
     }
 
-  char *demangled = pp_html_demangle (fn->name);
+  char *demangled = pp_demangle (fn->name);
   pp_html_begin (out, demangled ? demangled : fn->name);
   fprintf (out, "<p><a href=\"../index.html\">&larr; all functions</a></p>\n"
            "<h1>Function <code>");

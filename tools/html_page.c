@@ -1,12 +1,10 @@
 /* What every page of ppprof html shares: HTML escaping, C++ names
-   demangled, the page's head with the inline style, a share as a
+   demangled (demangle.c), the page's head with the inline style, a share as a
    percentage.  html.c (the index), html_fn.c (a function's page) and
    html_cct.c (the context tree) call these; they call none of them.  */
 #include "config.h"
 
 #include "html.h"
-
-#include <libiberty/demangle.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -32,20 +30,10 @@ pp_html_text (FILE *out, const char *s)
       }
 }
 
-char *
-pp_html_demangle (const char *name)
-{
-  /* Only symbols of the Itanium ABI: a C function named like a mangling
-     scheme of old (cplus_demangle tries several) stays as it is.  */
-  if (strncmp (name, "_Z", 2) != 0)
-    return NULL;
-  return cplus_demangle (name, DMGL_PARAMS | DMGL_ANSI);
-}
-
 void
 pp_html_name (FILE *out, const char *name)
 {
-  char *d = pp_html_demangle (name);
+  char *d = pp_demangle (name);
   pp_html_text (out, d ? d : name);
   free (d);
 }

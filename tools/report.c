@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "demangle.h"
 
 #include "pp/rt_abi.h"
 #include "pp/sat.h"
@@ -361,8 +362,15 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
   int named = 0;
   for (int i = 0; only && i < set->num_fns; i++)
     named += !strcmp (set->fns[i].name, only);
-  if (!only)
-    printf ("%d paths run in %d functions, ", n, set->num_fns);
+  /* The functions that ran: a profile lists every instrumented function
+     of its objects ("96 paths run in 200 functions" when 18 ran).  */
+  int ran = 0;
+  for (int i = 0; i < set->num_fns; i++)
+    ran += set->fns[i].num_paths_run > 0;
+  if (!only && ran == set->num_fns)
+    printf ("%d paths run in %d functions, ", n, ran);
+  else if (!only)
+    printf ("%d paths run in %d of %d functions, ", n, ran, set->num_fns);
   else if (named == 1)
     printf ("%d paths run in function %s, ", n, only);
   else
@@ -374,9 +382,14 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
      at most 60: a longer name shifts its own row only).  */
   int shown = top > 0 && top < n ? (int) top : n;
   int name_width = 24, marks = 0;
+  /* C++ names demangled, as the HTML report and gcov -m show them.  */
+  char **names = calloc ((size_t) shown + 1, sizeof *names);
+  for (int i = 0; names && i < shown; i++)
+    names[i] = pp_demangle (all[i].fn->name);
+#define SHOWN_NAME(i) (names && names[i] ? names[i] : all[i].fn->name)
   for (int i = 0; i < shown; i++)
     {
-      int len = (int) strlen (all[i].fn->name);
+      int len = (int) strlen (SHOWN_NAME (i));
       if (len > name_width)
         name_width = len < 60 ? len : 60;
       marks |= all[i].path->starts_at_back_edge
@@ -392,15 +405,24 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
       else
         printf ("%12" PRIu64 " %6.2f%%", p->count,
                 total ? 100.0 * (double) p->count / (double) total : 0.0);
-      printf ("  %-*s %s: ", name_width, all[i].fn->name, all[i].fn->file);
+      printf ("  %-*s %s: ", name_width, SHOWN_NAME (i), all[i].fn->file);
       print_path (stdout, p);
       printf ("\n");
     }
   if (marks)
     printf ("(cont): the path starts after a back edge or a restart; "
             "(break): it ends at one,\nor in a noreturn call.\n");
+  for (int i = 0; names && i < shown; i++)
+    free (names[i]);
+  free (names);
+#undef SHOWN_NAME
+  /* Notes for the functions the report is about: those that ran, and
+     with --function F only F.  */
   for (int i = 0; i < set->num_fns; i++)
     {
+      if ((only && strcmp (set->fns[i].name, only) != 0)
+          || (set->fns[i].num_paths_run == 0 && !set->fns[i].dropped))
+        continue;
       uint64_t limit = set->fns[i].spec && set->fns[i].spec->num_fns
                            ? set->fns[i].spec->fns[0].max_paths : 0;
       if ((set->fns[i].flags & 2u) && limit)

@@ -1,0 +1,18 @@
+/* C++ symbol names demangled for the reports (text, HTML).  */
+#include "config.h"
+
+#include "demangle.h"
+
+#include <libiberty/demangle.h>
+
+#include <string.h>
+
+char *
+pp_demangle (const char *name)
+{
+  /* Only symbols of the Itanium ABI: a C function named like a mangling
+     scheme of old (cplus_demangle tries several) stays as it is.  */
+  if (strncmp (name, "_Z", 2) != 0)
+    return NULL;
+  return cplus_demangle (name, DMGL_PARAMS | DMGL_ANSI);
+}

@@ -1,0 +1,10 @@
+/* C++ symbol names as people read them, for every report.  */
+#ifndef PPPROF_DEMANGLE_H
+#define PPPROF_DEMANGLE_H
+
+/* NAME demangled when it is a C++ symbol (libiberty's cplus_demangle,
+   with parameters: overloads stay apart), in a malloc'd string; NULL when
+   it is not one (a C name) or out of memory.  */
+char *pp_demangle (const char *name);
+
+#endif
