@@ -165,8 +165,11 @@ run (const char *cc, char **argv, int verbose)
 /* After a -fuse-path-profile link: each object compiled with it left one
    byte in the output's .pp_use section (1: it had its profile, 0: none,
    plugin/ppgcc-plugin.cc).  When most had none, say so once, with the
-   count: a note per object goes unseen in a build's output, and libtool's
-   make clean deletes the profiles under .libs.  */
+   count: a note per object goes unseen in a build's output.  The usual
+   reason is that training never ran the program (a project's test
+   programs the suite did not run, measured on four projects); a make
+   clean that deletes the profiles beside the objects (libtool's .libs) is
+   the other, and only when they were looked for there.  */
 static void
 count_unprofiled (const ppgcc_cmdline *cl)
 {
@@ -179,12 +182,18 @@ count_unprofiled (const ppgcc_cmdline *cl)
   size_t none = 0;
   for (size_t i = 0; i < len; i++)
     none += use[i] == 0;
-  if (use && none * 2 > len)
+  if (use && none * 2 > len && cl->use_path && *cl->use_path)
     fprintf (stderr, "ppgcc: warning: %s: %zu of %zu objects were compiled "
-             "without a path profile (-fuse-path-profile found none for "
-             "them); profiles deleted by make clean (libtool's .libs)? keep "
-             "them apart: PPGCC_PREFIX=DIR when training, then "
-             "-fuse-path-profile=DIR\n", out, none, len);
+             "without a path profile: %s holds none for them (a program "
+             "the training never ran has none)\n", out, none, len,
+             cl->use_path);
+  else if (use && none * 2 > len)
+    fprintf (stderr, "ppgcc: warning: %s: %zu of %zu objects were compiled "
+             "without a path profile: none beside them (a program the "
+             "training never ran has none; a make clean that deletes "
+             "profiles, as libtool's .libs, loses them: PPGCC_PREFIX=DIR "
+             "when training, then -fuse-path-profile=DIR)\n", out, none,
+             len);
   free (use);
 }
 
@@ -285,6 +294,13 @@ main (int argc, char **argv)
       args = with;
       cc = ccache;
     }
+  /* -fuse-path-profile=PATH that is not there: every object would be
+     compiled without its profile, each with a note only.  */
+  struct stat st;
+  if (cl.use_profile && cl.use_path && *cl.use_path
+      && stat (cl.use_path, &st) < 0)
+    fprintf (stderr, "ppgcc: warning: -fuse-path-profile=%s: %s; compiling "
+             "without path profiles\n", cl.use_path, xstrerror (errno));
   int rc = run (cc, args, cl.verbose);
   if (rc == 0 && cl.use_profile && cl.links)
     count_unprofiled (&cl);
