@@ -2,24 +2,28 @@
    -fprofile-paths-metric (PLDI'97 §3.1 and §4; the runtime side is
    runtime/cct.c, the interface include/pp/rt_abi.h).
 
-   At the entry of an instrumented function:
+   cct without metrics: PLDI'97 §4.2's callee slots, inline.  At the entry
+   of an instrumented function:
+     s = __pp_slot; t = s->token;
+     if (t[-1] == &desc && s->key == __builtin_return_address (0))
+       { t[s->calls_at]++; tok = t; }
+     else
+       tok = __pp_enter_slot (&desc, return address, s);
+   TOK is this call's context record: path ends count in tok[id] instead
+   of a static array.  Before each call site K of a function with calls:
+   __pp_slot = its slot K in TOK's record; before each return of such a
+   function: __pp_slot = s.  A function that calls nothing (a leaf) needs
+   neither.  No runtime call on a hit, no frame pointer (rt_abi.h).
+
+   With metrics, the runtime keeps a shadow stack:
      tok = __pp_enter (&desc, __builtin_return_address (0),
                        __builtin_frame_address (0));
-   With cct, TOK is this call's context record: path ends count in tok[id]
-   instead of a static array, and metrics accumulate after the counters.
-   Before each return: __pp_exit (tok); a leaf (a function that calls
-   nothing) enters with __pp_enter_leaf instead, which pushes nothing, and
-   has no exit (measured on bzip2: most context entries are of its leaf
-   mainGtU).  Without metrics, each call site K of a function with calls
-   stores its callee slot first (__pp_slot = tok + slots + K), and a
-   leaf's entry is inline: its context's token from the slot when it is
-   the leaf's for this return address, else __pp_enter_leaf, which fills
-   the slot (rt_abi.h, doc/cct.md "Callee slots").  A path end with metrics calls
+   at the entry, __pp_exit (tok) before each return, and at a path end
    __pp_metric_path (&acc[id * nmetrics], nmetrics), which charges the
    path with the metrics' change since it started less its callees' share
    (the runtime saves the caller's share at entry and restores it at exit,
    §3.1).  The pass runs before inlining: a function inlined later still
-   enters and leaves its own context.  */
+   enters its own context (site "inlined" under its caller's).  */
 #include "plugin.h"
 
 #include "pp/rt_abi.h"
@@ -53,15 +57,27 @@ enter_fn ()
   return decl;
 }
 
+/* The slot type's words (struct __pp_cct_slot): token, key, calls_at.  */
+#define SLOT_TOKEN 0
+#define SLOT_KEY 8
+#define SLOT_CALLS_AT 16
+#define SLOT_BYTES 32
+
 static tree
-enter_leaf_fn ()
+slot_ptr_type ()
+{
+  return build_pointer_type (ptr_u64 ());
+}
+
+static tree
+enter_slot_fn ()
 {
   static tree decl;
   if (!decl)
-    decl = runtime_fn ("__pp_enter_leaf",
+    decl = runtime_fn ("__pp_enter_slot",
                        build_function_type_list (ptr_u64 (), ptr_type_node,
-                                                 ptr_type_node, ptr_type_node,
-                                                 NULL_TREE));
+                                                 ptr_type_node,
+                                                 slot_ptr_type (), NULL_TREE));
   return decl;
 }
 
@@ -123,8 +139,7 @@ slot_var ()
   if (!decl)
     {
       decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
-                         get_identifier ("__pp_slot"),
-                         build_pointer_type (ptr_u64 ()));
+                         get_identifier ("__pp_slot"), slot_ptr_type ());
       DECL_EXTERNAL (decl) = 1;
       TREE_PUBLIC (decl) = 1;
       DECL_ARTIFICIAL (decl) = 1;
@@ -145,7 +160,7 @@ static uint32_t
 store_slots (function *fun, const ppgcc_fn &fn)
 {
   uint64_t first = PP_CCT_SLOTS_OF (fn.flags, fn.num_paths, fn.nmetrics);
-  tree slot_ptr = build_pointer_type (ptr_u64 ());
+  tree slot_ptr = slot_ptr_type ();
   uint32_t k = 0;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
@@ -159,7 +174,8 @@ store_slots (function *fun, const ppgcc_fn &fn)
         tree a = create_tmp_reg (ptr_u64 (), "pp_slota");
         gimple_seq_add_stmt (&seq, gimple_build_assign (
                                        a, POINTER_PLUS_EXPR, fn.token,
-                                       size_int ((first + k) * 8)));
+                                       size_int (first * 8
+                                                 + k * SLOT_BYTES)));
         tree b = create_tmp_reg (slot_ptr, "pp_slot");
         gimple_seq_add_stmt (&seq, gimple_build_assign (b, NOP_EXPR, a));
         gimple_seq_add_stmt (&seq, gimple_build_assign (slot_var (), b));
@@ -177,18 +193,28 @@ mem_at (tree type, tree ptr, HOST_WIDE_INT off)
                  build_int_cst (build_pointer_type (type), off));
 }
 
-/* The leaf's inline entry (rt_abi.h), around its __pp_enter_leaf call:
-     t = *__pp_slot;
+/* A volatile MEM[(TYPE *) PTR + OFF].  */
+static tree
+volatile_at (tree type, tree ptr, HOST_WIDE_INT off)
+{
+  tree m = mem_at (type, ptr, off);
+  TREE_THIS_VOLATILE (m) = 1;
+  TREE_SIDE_EFFECTS (m) = 1;
+  return m;
+}
+
+/* The inline entry (rt_abi.h), around its __pp_enter_slot call:
+     t = s->token;
      if (((uintptr) t[PP_CCT_FN] ^ (uintptr) &desc
-          | (uintptr) t[PP_CCT_KEY] ^ (uintptr) ret) == 0)
-       { t[PP_CCT_CALLS]++; tok = t; }
+          | (uintptr) s->key ^ (uintptr) ret) == 0)
+       { t[s->calls_at]++; tok = t; }
      else
-       tok = __pp_enter_leaf (&desc, ret, frame);
+       tok = __pp_enter_slot (&desc, ret, s);
    Made once the probes are in: the call's block is split around it.  */
 static void
-inline_leaf_entry (function *fun, const ppgcc_fn &fn)
+inline_slot_entry (const ppgcc_fn &fn)
 {
-  gcall *call = fn.enter_leaf;
+  gcall *call = fn.enter_slot;
   basic_block bb = gimple_bb (call);
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
   gsi_prev (&gsi);
@@ -199,20 +225,27 @@ inline_leaf_entry (function *fun, const ppgcc_fn &fn)
 
   tree uptr = pointer_sized_int_node;
   tree ret = gimple_call_arg (call, 1);
+  tree s = gimple_call_arg (call, 2);
+  /* The slot's words in the order the runtime fills them backwards
+     (calls_at, token, key; volatile, so that GCC keeps that order): a
+     signal handler that fills it between two of these loads makes the
+     key, read last, miss (runtime/cct.c, slot_fill).  */
   gimple_seq seq = NULL;
-  tree s = create_tmp_reg (build_pointer_type (ptr_u64 ()), "pp_s");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (s, slot_var ()));
+  tree at = create_tmp_reg (ssizetype, "pp_at");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                 at, volatile_at (ssizetype, s,
+                                                  SLOT_CALLS_AT)));
   tree t = create_tmp_reg (ptr_u64 (), "pp_t");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (t, mem_at (ptr_u64 (), s,
-                                                             0)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (
+                                 t, volatile_at (ptr_u64 (), s, SLOT_TOKEN)));
   tree f = create_tmp_reg (ptr_type_node, "pp_f");
   gimple_seq_add_stmt (&seq, gimple_build_assign (
                                  f, mem_at (ptr_type_node, t,
                                             8 * PP_CCT_FN)));
   tree k = create_tmp_reg (ptr_type_node, "pp_k");
   gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 k, mem_at (ptr_type_node, t,
-                                            8 * PP_CCT_KEY)));
+                                 k, volatile_at (ptr_type_node, s,
+                                                 SLOT_KEY)));
   tree fi = create_tmp_reg (uptr, "pp_fi");
   gimple_seq_add_stmt (&seq, gimple_build_assign (fi, NOP_EXPR, f));
   tree di = create_tmp_reg (uptr, "pp_di");
@@ -253,22 +286,28 @@ inline_leaf_entry (function *fun, const ppgcc_fn &fn)
       set_immediate_dominator (CDI_DOMINATORS, join, head);
     }
 
+  /* t[s->calls_at]++: the token's calls word, or its recursive one.  */
   seq = NULL;
+  tree off = create_tmp_reg (sizetype, "pp_off");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (off, NOP_EXPR, at));
+  tree boff = create_tmp_reg (sizetype, "pp_boff");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (boff, MULT_EXPR, off,
+                                                  size_int (8)));
+  tree cp = create_tmp_reg (ptr_u64 (), "pp_cp");
+  gimple_seq_add_stmt (&seq, gimple_build_assign (cp, POINTER_PLUS_EXPR, t,
+                                                  boff));
   tree c = create_tmp_reg (ppgcc_u64_type (), "pp_calls");
   gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 c, mem_at (ppgcc_u64_type (), t,
-                                            8 * PP_CCT_CALLS)));
+                                 c, mem_at (ppgcc_u64_type (), cp, 0)));
   tree c1 = create_tmp_reg (ppgcc_u64_type (), "pp_calls");
   gimple_seq_add_stmt (&seq, gimple_build_assign (
                                  c1, PLUS_EXPR, c,
                                  build_int_cst (ppgcc_u64_type (), 1)));
   gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 mem_at (ppgcc_u64_type (), t,
-                                         8 * PP_CCT_CALLS), c1));
+                                 mem_at (ppgcc_u64_type (), cp, 0), c1));
   gimple_seq_add_stmt (&seq, gimple_build_assign (fn.token, t));
   gsi = gsi_start_bb (hit);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  (void) fun;
 }
 
 static tree
@@ -311,21 +350,32 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
 {
   gimple_seq seq = NULL;
   tree ret = frame_builtin (&seq, BUILT_IN_RETURN_ADDRESS, "pp_ra");
-  tree frame = frame_builtin (&seq, BUILT_IN_FRAME_ADDRESS, "pp_fa");
   fn.token = create_tmp_reg (ptr_u64 (), "pp_ctx");
-  /* Metrics need the exit (the caller's share restored, §3.1).  */
-  fn.leaf = ppgcc_opts.cct && !ppgcc_opts.nmetrics && leaf_p (fun);
-  gcall *call = gimple_build_call (fn.leaf ? enter_leaf_fn () : enter_fn (), 3,
-                                   build_fold_addr_expr (fn.desc), ret,
-                                   frame);
-  gimple_call_set_lhs (call, fn.token);
-  gimple_seq_add_stmt (&seq, call);
-  /* Callee slots: only without metrics (the runtime fills none then).  */
-  bool inline_entries = ppgcc_opts.cct && !ppgcc_opts.nmetrics;
-  if (inline_entries && fn.leaf)
-    fn.enter_leaf = call;
-  else if (inline_entries)
-    fn.num_sites = store_slots (fun, fn);
+  if (ppgcc_opts.cct && !ppgcc_opts.nmetrics)
+    {
+      /* Callee slots, inline (rt_abi.h).  */
+      fn.leaf = leaf_p (fun);
+      fn.saved_slot = create_tmp_reg (slot_ptr_type (), "pp_s");
+      gimple_seq_add_stmt (&seq, gimple_build_assign (fn.saved_slot,
+                                                      slot_var ()));
+      gcall *call = gimple_build_call (enter_slot_fn (), 3,
+                                       build_fold_addr_expr (fn.desc), ret,
+                                       fn.saved_slot);
+      gimple_call_set_lhs (call, fn.token);
+      gimple_seq_add_stmt (&seq, call);
+      fn.enter_slot = call;
+      if (!fn.leaf)
+        fn.num_sites = store_slots (fun, fn);
+    }
+  else
+    {
+      tree frame = frame_builtin (&seq, BUILT_IN_FRAME_ADDRESS, "pp_fa");
+      gcall *call = gimple_build_call (enter_fn (), 3,
+                                       build_fold_addr_expr (fn.desc), ret,
+                                       frame);
+      gimple_call_set_lhs (call, fn.token);
+      gimple_seq_add_stmt (&seq, call);
+    }
   bool slots = ppgcc_opts.cct && !(fn.flags & PP_FN_HASHED);
   if (slots)
     {
@@ -379,9 +429,11 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
 {
   /* Every return: after the path end's probe there (committed already),
      before the return itself.  Calls that do not return, and longjmp,
-     leave no exit: the runtime recovers by the frame address.  */
-  if (fn.enter_leaf)
-    inline_leaf_entry (fun, fn);
+     leave no exit: with metrics the runtime recovers by the frame
+     address; with slots none is needed (the caller stores its slot
+     before its next call).  */
+  if (fn.enter_slot)
+    inline_slot_entry (fn);
   if (fn.leaf)
     return;
   edge e;
@@ -391,7 +443,10 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
       gimple_stmt_iterator gsi = gsi_last_nondebug_bb (e->src);
       if (gsi_end_p (gsi) || gimple_code (gsi_stmt (gsi)) != GIMPLE_RETURN)
         continue;
-      gsi_insert_before (&gsi, gimple_build_call (exit_fn (), 1, fn.token),
-                         GSI_SAME_STMT);
+      gimple *exit = fn.enter_slot
+                         ? gimple_build_assign (slot_var (), fn.saved_slot)
+                         : (gimple *) gimple_build_call (exit_fn (), 1,
+                                                         fn.token);
+      gsi_insert_before (&gsi, exit, GSI_SAME_STMT);
     }
 }

@@ -131,14 +131,16 @@ struct ppgcc_fn
      the counters the probes index when they are the context record's
      (else NULL_TREE: `counters`), and the metrics' accumulators.  */
   tree token = NULL_TREE, count_base = NULL_TREE, metric_base = NULL_TREE;
-  bool leaf = false;             /* enters by __pp_enter_leaf, no exit */
+  bool leaf = false;             /* calls nothing: no slots, no exit */
   /* With cct or metrics: counted flat, without a context of its own (see
      ppgcc_context_free_p).  */
   bool no_context = false;
   uint32_t num_sites = 0;        /* call sites with a callee slot */
-  gcall *enter_leaf = nullptr;   /* the leaf's __pp_enter_leaf call, given
-                                    its inline fast path once the probes
-                                    are in (context.cc) */
+  gcall *enter_slot = nullptr;   /* cct without metrics: the
+                                    __pp_enter_slot call the inline entry
+                                    is built around once the probes are
+                                    in (context.cc) */
+  tree saved_slot = NULL_TREE;   /* and __pp_slot at the entry */
   /* derive.cc: the function, whether its count may come from its callers
      (one path, local, counted in an array) and the statements of its
      count, which go when it does; its calls to local functions, with the

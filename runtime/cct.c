@@ -48,12 +48,15 @@ static __thread struct cct_thread *self
     __attribute__ ((tls_model ("initial-exec")));
 
 /* What an empty callee slot holds: the token of a record of no function
-   (no inline entry matches it), and where __pp_slot points before any
-   call site stored it.  */
+   (no inline entry matches it).  ROOT_SLOT: where __pp_slot points
+   before any call site stored it (a thread's first calls, calls from
+   uninstrumented code): a slot of no record, never filled, so every
+   call through it takes __pp_enter_slot, which makes it a child of the
+   thread's root.  */
 static struct cct_rec empty_rec;
-static uint64_t *empty_slot = empty_rec.slots;
+static struct __pp_cct_slot root_slot = { empty_rec.slots, NULL, 0, NULL };
 __attribute__ ((tls_model ("initial-exec")))
-__thread uint64_t **__pp_slot = &empty_slot;
+__thread struct __pp_cct_slot *__pp_slot = &root_slot;
 
 static void
 die (const char *msg)
@@ -182,7 +185,8 @@ rec_new (struct cct_thread *t, struct __pp_fn_desc *fn,
   if (fn->flags & PP_FN_CCT)
     nsites = fn->num_sites;
   struct cct_rec *r = arena_alloc (
-      t, sizeof *r + (npaths + nacc + nsites) * sizeof (uint64_t));
+      t, sizeof *r + (npaths + nacc) * sizeof (uint64_t)
+             + nsites * sizeof (struct __pp_cct_slot));
   struct cct_edge *e = arena_alloc (t, sizeof *e);
   if (!r || !e)
     die ("ppgcc profile: out of memory for calling context records\n");
@@ -202,8 +206,12 @@ rec_new (struct cct_thread *t, struct __pp_fn_desc *fn,
       r->acc_hi = fn->metrics + fn->num_paths * fn->nmetrics;
     }
   r->nmet = metrics_ok (fn) ? fn->nmetrics : 0;
+  struct __pp_cct_slot *sites = cct_rec_sites (r);
   for (uint64_t k = 0; k < nsites; k++)
-    ((uint64_t **) (r->slots + r->nslots))[k] = empty_slot;
+    {
+      sites[k].token = empty_rec.slots;
+      sites[k].owner = r;
+    }
   r->via = e;
   e->site = site;
   e->fn = fn;
@@ -455,59 +463,12 @@ fast_record (struct cct_thread *t, struct __pp_fn_desc *fn, void *ret_addr,
   return r;
 }
 
-/* Fills the callee slot __pp_slot points at with R's token when it is a
-   slot of R's parent (the caller stored it before this call) and the call
-   was counted in R as a tree child, without metrics: the leaf's inline
-   entry then finds R while the call comes from the same return address
-   RET_ADDR through the same slot (rt_abi.h).  A slot of another record
-   (a signal handler's, an uninstrumented caller's stale one) is left
-   alone.  */
-static inline void
-fill_slot (struct cct_rec *r, void *ret_addr, int leaf)
-{
-  struct cct_rec *p = r->parent;
-  uint64_t **s = __pp_slot;
-  if (__pp_metric_n || !p || !p->fn || !(p->fn->flags & PP_FN_CCT)
-      || !r->site || (leaf && r->active))
-    return;
-  uint64_t **first = (uint64_t **) (p->slots + p->nslots);
-  if (s < first || s >= first + p->fn->num_sites)
-    return;
-  r->key = ret_addr;
-  /* A signal handler's inline entry may read the slot: it sees the old
-     token or this one, with its key.  */
-  atomic_signal_fence (memory_order_seq_cst);
-  *s = r->slots;
-}
-
-/* A leaf's entry, when its inline one missed: __pp_enter's lookup without
-   the push (rt_abi.h).  */
+/* The metrics' entry (rt_abi.h): the common call, a cct function called
+   from the function on top of the stack or inlined into it whose context
+   exists, is pushed here; the rest (a new context, recovery, metrics) is
+   enter_slow's.  */
 PROBE_FRAME uint64_t *
-__pp_enter_leaf (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
-{
-  PROBE_FRAME_HERE ();
-  uint32_t d;
-  struct cct_rec *r = fast_record (self, fn, ret_addr, frame, &d);
-  if (__builtin_expect (r != NULL, 1))
-    {
-      fill_slot (r, ret_addr, 1);
-      return r->slots;
-    }
-  /* Rare: the general entry, then its exit at once.  */
-  uint64_t *tok = enter_slow (fn, ret_addr, frame);
-  __pp_exit (tok);
-  fill_slot ((struct cct_rec *) ((char *) tok
-                                 - __builtin_offsetof (struct cct_rec,
-                                                       slots)),
-             ret_addr, 1);
-  return tok;
-}
-
-/* The entry of a function with calls when its slot missed: the lookup
-   of fast_record, else the general path; then the caller's slot is
-   filled (fill_slot) for __pp_enter's next call from there.  */
-static __attribute__ ((noinline)) PROBE_FRAME uint64_t *
-enter_general (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
+__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
 {
   PROBE_FRAME_HERE ();
   struct cct_thread *t = self;
@@ -515,58 +476,58 @@ enter_general (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
   struct cct_rec *r = fast_record (t, fn, ret_addr, frame, &d);
   if (__builtin_expect (r != NULL, 1))
     {
-      fill_slot (r, ret_addr, 0);
       r->active++;
       push_entry (t, d, r, (uintptr_t) frame, ret_addr, NULL, 0);
       return r->slots;
     }
-  uint64_t *tok = enter_slow (fn, ret_addr, frame);
-  fill_slot ((struct cct_rec *) ((char *) tok
-                                 - __builtin_offsetof (struct cct_rec,
-                                                       slots)),
-             ret_addr, 0);
-  return tok;
+  return enter_slow (fn, ret_addr, frame);
 }
 
-/* A function with calls enters here.  The common case is the callee
-   slot's (doc/cct.md "Callee slots"): the record of the token the caller's
-   slot holds is FN's, filled for this return address, and a child of the
-   caller's record on top of the stack, by the same frame test as
-   fast_record's and the same site: exactly the record fast_record would
-   find, counted and pushed in a few instructions, without its hashing.  A
-   recursive call (a back edge's target) is never in a slot.  */
+/* Fills callee slot S with R's token for calls from RET_ADDR, through
+   edge E.  A signal handler on this thread may fill the slot while the
+   code it interrupted reads it: the key is NULL from the first store to
+   the last, so an entry that reads it meanwhile misses; one that read the
+   old token and key before and the new calls_at after counts its call in
+   the right record, as a recursive one or not by the new edge (only a
+   handler whose function is also an ancestor of the interrupted context
+   changes that).  */
+static void
+slot_fill (struct __pp_cct_slot *s, struct cct_rec *r, void *ret_addr,
+           const struct cct_edge *e)
+{
+  s->key = NULL;
+  atomic_signal_fence (memory_order_seq_cst);
+  s->token = r->slots;
+  s->calls_at = e->back ? PP_CCT_BACK : PP_CCT_CALLS;
+  atomic_signal_fence (memory_order_seq_cst);
+  s->key = ret_addr;
+}
+
+/* A cct function's entry when its inline one missed (rt_abi.h): the
+   slot's record is the parent (PLDI'97 §4.2: the caller's context is
+   where its callee slot is), the thread's root for ROOT_SLOT.  The call
+   is inlined into the parent when it returns where the parent does (the
+   inline entry's return address is its caller's): one context, site
+   "inlined", for the function's inlined calls.  */
 PROBE_FRAME uint64_t *
-__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
+__pp_enter_slot (struct __pp_fn_desc *fn, void *ret_addr,
+                 struct __pp_cct_slot *s)
 {
   PROBE_FRAME_HERE ();
-  if (__builtin_expect (__pp_metric_n != 0, 0))
-    return enter_slow (fn, ret_addr, frame); /* no slots, no fast path */
   struct cct_thread *t = self;
-  uint64_t *tok = *__pp_slot;
-  struct cct_rec *r = (struct cct_rec *) ((char *) tok
-                                          - __builtin_offsetof (
-                                              struct cct_rec, slots));
-  if (__builtin_expect (r->fn == fn && r->key == ret_addr && t, 1))
-    {
-      uint32_t d = t->depth;
-      const struct cct_entry *top = &t->stack[d - 1];
-      uintptr_t fr = (uintptr_t) frame;
-      if (__builtin_expect (
-              d > t->base && d < MAX_DEPTH && top->rec == r->parent
-                  && (r->site == ret_addr
-                          ? fr && top->frame == *(const uintptr_t *) frame
-                          : r->site == CCT_SITE_INLINED && top->frame == fr
-                                && top->ret == ret_addr),
-              1))
-        {
-          r->calls++;
-          r->recursive += r->active != 0;
-          r->active++;
-          push_entry (t, d, r, fr, ret_addr, NULL, 0);
-          return tok;
-        }
-    }
-  return enter_general (fn, ret_addr, frame);
+  if (__builtin_expect (!t, 0))
+    t = thread_init ();
+  struct cct_rec *parent = s->owner ? s->owner : t->root;
+  void *site = ret_addr;
+  if (parent->fn && parent->site == ret_addr)
+    site = CCT_SITE_INLINED;
+  struct cct_edge *e = child (t, parent, site, fn, 1);
+  struct cct_rec *r = e->to;
+  r->calls++;
+  r->recursive += e->back;
+  if (s->owner)
+    slot_fill (s, r, ret_addr, e);
+  return r->slots;
 }
 
 static PROBE_FRAME uint64_t *
@@ -649,7 +610,7 @@ exit_slow (struct cct_thread *t, uint64_t *tok)
   uint64_t now[PPC_MAX_METRICS];
   if (__pp_metric_n)
     read_now (t, now);
-  uint64_t **slot = t->stack[i - 1].slot;
+  struct __pp_cct_slot *slot = t->stack[i - 1].slot;
   pop_to (t, i - 1, now);
   /* The caller's slot, as at this call's entry: a signal handler's
      calls do not leave theirs to the code it interrupted.  */
@@ -672,7 +633,7 @@ __pp_exit (uint64_t *tok)
              handler landing anywhere here finds the entry either still
              pushed (active or not: it pushes above it and pops back) or
              popped.  */
-          uint64_t **slot = e->slot;
+          struct __pp_cct_slot *slot = e->slot;
           e->rec->active--;
           atomic_signal_fence (memory_order_seq_cst);
           t->depth = i - 1;
@@ -854,7 +815,7 @@ zero_tree (struct cct_rec *root)
 {
   for (struct cct_rec *r = root; r; r = cct_next (r, root))
     {
-      r->calls = r->recursive = 0;
+      r->calls = r->recursive = r->back_calls = 0;
       memset (r->excl, 0, sizeof r->excl);
       memset (r->slots, 0, r->nslots * sizeof *r->slots);
       if (r->fn && !(r->fn->flags & PP_FN_CCT) && r->acc_lo)

@@ -63,23 +63,39 @@ struct cct_rec
   uint32_t dump_node;            /* cct_dump.c's scratch */
   uint64_t nslots;               /* u64s in slots */
   struct cct_edge *via;          /* the tree link to it from its parent */
-  /* The last three words before slots are the ABI's (rt_abi.h:
-     PP_CCT_FN, PP_CCT_KEY, PP_CCT_CALLS): inline entries read them.  */
-  struct __pp_fn_desc *fn;
-  void *key;                     /* the return address a callee slot was
-                                    filled for (see __pp_slot) */
+  /* The last three words before slots are the ABI's (rt_abi.h
+     PP_CCT_BACK, PP_CCT_CALLS, PP_CCT_FN): inline entries use them.  */
+  uint64_t back_calls;           /* recursive calls through callee slots
+                                    (its calls and recursive calls are
+                                    the fields' plus these) */
   uint64_t calls;
+  struct __pp_fn_desc *fn;
   uint64_t slots[];              /* then PP_CCT_SLOTS: fn->num_sites
-                                    callee slots (tokens) */
+                                    callee slots (struct __pp_cct_slot) */
 };
 _Static_assert (sizeof (struct cct_rec) % 8 == 0
                     && __builtin_offsetof (struct cct_rec, fn)
                            == sizeof (struct cct_rec) + 8 * PP_CCT_FN
-                    && __builtin_offsetof (struct cct_rec, key)
-                           == sizeof (struct cct_rec) + 8 * PP_CCT_KEY
                     && __builtin_offsetof (struct cct_rec, calls)
-                           == sizeof (struct cct_rec) + 8 * PP_CCT_CALLS,
+                           == sizeof (struct cct_rec) + 8 * PP_CCT_CALLS
+                    && __builtin_offsetof (struct cct_rec, back_calls)
+                           == sizeof (struct cct_rec) + 8 * PP_CCT_BACK,
                 "cct_rec's last words are rt_abi.h's");
+
+/* R's callee slots.  */
+static inline struct __pp_cct_slot *
+cct_rec_sites (struct cct_rec *r)
+{
+  return (struct __pp_cct_slot *) (r->slots + r->nslots);
+}
+
+/* The record whose token is TOK.  */
+static inline struct cct_rec *
+cct_rec_of (uint64_t *tok)
+{
+  return (struct cct_rec *) ((char *) tok
+                             - __builtin_offsetof (struct cct_rec, slots));
+}
 
 /* An active call: its record, frame and return address (a function
    inlined into its caller has the caller's); SAVED, the caller's metric
@@ -90,7 +106,7 @@ struct cct_entry
   struct cct_rec *rec;
   uintptr_t frame;
   void *ret;
-  uint64_t **slot;               /* __pp_slot at the entry (the exit
+  struct __pp_cct_slot *slot;    /* __pp_slot at the entry (the exit
                                     restores it) */
   uint64_t saved[PPC_MAX_METRICS];
 };

@@ -528,8 +528,10 @@ record (struct builder *b, struct cct_rec *r, struct cct_rec *root)
     return -1;
   r->dump_node = (uint32_t) n;
   ppc_node *node = &b->p.nodes[n];
-  node->calls = pp_add_sat (node->calls, r->calls);
-  node->recursive = pp_add_sat (node->recursive, r->recursive);
+  node->calls = pp_add_sat (node->calls,
+                           pp_add_sat (r->calls, r->back_calls));
+  node->recursive = pp_add_sat (node->recursive,
+                               pp_add_sat (r->recursive, r->back_calls));
   for (uint32_t m = 0; m < b->p.nmetrics; m++)
     node->excl[m] = pp_add_sat (node->excl[m], r->excl[m]);
   return add_paths (b, (uint32_t) n, r, de);

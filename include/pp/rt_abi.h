@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 8u
+#define PP_ABI_VERSION 9u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* counters == NULL: paths go to the hash table */
@@ -167,7 +167,7 @@ struct __pp_unit
 #define PP_META_MISSING 2u  /* not found; said once */
 
 /* __pp_unit.flags */
-#define PP_UNIT_CCT 1u     /* its functions call __pp_enter/__pp_exit */
+#define PP_UNIT_CCT 1u     /* its functions count per calling context */
 
 void __pp_register_unit (struct __pp_unit *unit);
 /* Defined by the runtime; every instrumented object refers to it from a
@@ -180,60 +180,72 @@ void __pp_register_unit (struct __pp_unit *unit);
 #define PP_RUNTIME_HPT_SYMBOL "__pp_hpt_linked"
 
 /* Calling context tree and metrics (PLDI'97 §3.1, §4; runtime/cct.c).
-   A function with PP_FN_CCT, or with nmetrics > 0, calls at its entry
-     tok = __pp_enter (&desc, __builtin_return_address (0),
-                       __builtin_frame_address (0));
-   and __pp_exit (tok) before each return.  With PP_FN_CCT, TOK points at
-   the counters of this call's context record: tok[id] is path id's count
-   (array mode, num_paths slots; hash-mode functions get no slots and
-   still call __pp_hash_hit), and tok + num_paths its metrics, laid out as
-   `metrics` above.  Without PP_FN_CCT, TOK is only handed back to
-   __pp_exit.  RET_ADDR and FRAME let the runtime tell call sites apart
-   and recover the context after longjmp (frames below FRAME are dead).
-   At a path end with metrics:
-     __pp_metric_path (&acc[id * nmetrics], nmetrics)
-   adds to each accumulator the metric's change since the path started,
-   less what the function's callees used (their paths have it).  */
-uint64_t *__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame);
-void __pp_exit (uint64_t *tok);
-/* A cct function without metrics that calls nothing (a leaf: no callee
-   can need its context as a parent) calls this instead of __pp_enter and
-   no __pp_exit: its context is looked up, its calls counted, and nothing
-   is pushed.  */
-uint64_t *__pp_enter_leaf (struct __pp_fn_desc *fn, void *ret_addr,
-                           void *frame);
-void __pp_metric_path (uint64_t *acc, uint32_t nmetrics);
 
-/* Callee slots (PLDI'97 §4.2): a context record of a PP_FN_CCT function
-   with num_sites > 0 holds, after its counters and metrics (at
-   PP_CCT_SLOTS (desc) u64s from its token), one slot per call site:
-   a token of a callee's context (initially one whose function is none).
-   Before call site K a cct function without metrics stores
-     __pp_slot = (uint64_t **) (tok + PP_CCT_SLOTS (desc)) + K;
-   and a leaf's entry is inline:
-     t = *__pp_slot;
-     if (t[PP_CCT_FN] == &desc && t[PP_CCT_KEY] == return address)
-       { t[PP_CCT_CALLS]++; tok = t; }
+   -fprofile-paths=cct without metrics (PLDI'97 §4.2's callee slots, all
+   inline).  A context record of a PP_FN_CCT function with num_sites > 0
+   holds, after its counters (PP_CCT_SLOTS (desc) u64s from its token),
+   one callee slot per call site (struct __pp_cct_slot).  Every such
+   function enters with
+     s = __pp_slot; t = s->token;
+     if (t[PP_CCT_FN] == &desc && s->key == __builtin_return_address (0))
+       { t[s->calls_at]++; tok = t; }
      else
-       tok = __pp_enter_leaf (...);
-   __pp_enter_leaf fills the slot (the runtime's own record of the call,
-   found as ever) when the slot is its parent's; __pp_enter checks the
-   slot too (in the runtime: the record must also be a child of the top
-   entry's) and fills it on a miss; a non-leaf's __pp_exit
-   restores __pp_slot as it was at its entry (a signal handler's calls do
-   not leave their slot to the code they interrupted).  A hit is exact:
-   the key is the call's return address (the caller's own when the leaf
-   was inlined).  The words before a token: */
-#define PP_CCT_FN (-3)    /* struct __pp_fn_desc * */
-#define PP_CCT_KEY (-2)   /* the return address the slot was filled for */
-#define PP_CCT_CALLS (-1) /* the context's calls */
+       tok = __pp_enter_slot (&desc, return address, s);
+   counts path id with tok[id]++, stores before its call site K
+     __pp_slot = (struct __pp_cct_slot *) (tok + PP_CCT_SLOTS (desc)) + K;
+   and, when it has call sites, restores __pp_slot = s before each return
+   (a caller that runs uninstrumented code calling back, or a signal
+   handler, finds its slot as it left it).  __pp_enter_slot finds the
+   context: a child of the slot's owner record (the thread's root for the
+   slot __pp_slot holds before any store), or its ancestor of the same
+   function for a recursive call (§4.1's back edge), counts the call and
+   fills the slot with it.  Nothing is pushed and no call is made on a
+   hit: the slot is the caller's context, so longjmp, callbacks through
+   uninstrumented code and signal handlers need no recovery.  */
+struct __pp_cct_slot
+{
+  uint64_t *token;        /* a callee context's token */
+  void *key;              /* the return address it was filled for; NULL
+                             while it is being filled, or empty */
+  int64_t calls_at;       /* where a call through it counts: token's
+                             word PP_CCT_CALLS, PP_CCT_BACK for a
+                             recursive call (a back edge) */
+  void *owner;            /* runtime's: the record the slot is in */
+};
+/* The words before a token: */
+#define PP_CCT_FN (-1)    /* the record's function */
+#define PP_CCT_CALLS (-2) /* its calls, but the next */
+#define PP_CCT_BACK (-3)  /* its recursive calls through callee slots */
 #define PP_CCT_SLOTS_OF(flags, num_paths, nmetrics)                         \
   (((flags) & PP_FN_CCT) && !((flags) & (PP_FN_HASHED | PP_FN_HPT))         \
        ? (uint64_t) (num_paths) * (1 + (uint64_t) (nmetrics))               \
        : 0)
 #define PP_CCT_SLOTS(fn)                                                    \
   PP_CCT_SLOTS_OF ((fn)->flags, (fn)->num_paths, (fn)->nmetrics)
-extern __thread uint64_t **__pp_slot;
+extern __thread struct __pp_cct_slot *__pp_slot;
+uint64_t *__pp_enter_slot (struct __pp_fn_desc *fn, void *ret_addr,
+                           struct __pp_cct_slot *slot);
+
+/* With metrics (PP_FN_CCT or not, nmetrics > 0), a function calls at its
+   entry
+     tok = __pp_enter (&desc, __builtin_return_address (0),
+                       __builtin_frame_address (0));
+   and __pp_exit (tok) before each return: the runtime keeps a shadow
+   stack of the active calls, which carries each caller's share of the
+   metrics (§3.1).  With PP_FN_CCT, TOK points at the counters of this
+   call's context record: tok[id] is path id's count (array mode,
+   num_paths slots; hash-mode functions get no slots and still call
+   __pp_hash_hit), and tok + num_paths its metrics, laid out as `metrics`
+   above.  Without PP_FN_CCT, TOK is only handed back to __pp_exit.
+   RET_ADDR and FRAME let the runtime tell call sites apart and recover
+   the context after longjmp (frames below FRAME are dead).  At a path
+   end with metrics:
+     __pp_metric_path (&acc[id * nmetrics], nmetrics)
+   adds to each accumulator the metric's change since the path started,
+   less what the function's callees used (their paths have it).  */
+uint64_t *__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame);
+void __pp_exit (uint64_t *tok);
+void __pp_metric_path (uint64_t *acc, uint32_t nmetrics);
 void __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t path_id);
 /* x86-64: __pp_hash_hit for a PPP miss, called from inline assembly with
    FN in %rdi and the id in %rsi after stepping over the red zone; it

@@ -106,18 +106,28 @@ hand_burn (volatile double *sink, int chunk)
     }                                                                      \
   while (0)
 #define EXIT() __pp_exit (pp_tok)
-/* A leaf's inline entry (no EXIT), and the store before call site K of a
-   function of DESC_SITES, as the plugin makes them without metrics.  */
-#define ENTER_LEAF(f)                                                      \
+/* cct without metrics, as the plugin makes it (rt_abi.h): the inline
+   entry through the callee slot __pp_slot points at; SITE (k) before call
+   site K of a function of DESC_SITES; EXIT_SLOT () before its returns (a
+   leaf has none).  */
+#define ENTER_SLOT(f)                                                      \
   struct __pp_fn_desc *pp_d = &f##_desc;                                   \
   void *pp_ra = __builtin_return_address (0);                              \
-  uint64_t *pp_tok = *__pp_slot;                                           \
+  struct __pp_cct_slot *pp_s = __pp_slot;                                  \
+  volatile struct __pp_cct_slot *pp_vs = pp_s;                             \
+  int64_t pp_at = pp_vs->calls_at;                                         \
+  uint64_t *pp_tok = pp_vs->token;                                         \
+  void *pp_key = pp_vs->key;                                               \
   if ((pp_tok[PP_CCT_FN] ^ (uint64_t) (uintptr_t) pp_d                     \
-       | pp_tok[PP_CCT_KEY] ^ (uint64_t) (uintptr_t) pp_ra) == 0)          \
-    pp_tok[PP_CCT_CALLS]++;                                                \
+       | (uint64_t) (uintptr_t) pp_key ^ (uint64_t) (uintptr_t) pp_ra)     \
+      == 0)                                                                \
+    pp_tok[pp_at]++;                                                       \
   else                                                                     \
-    pp_tok = __pp_enter_leaf (pp_d, pp_ra, __builtin_frame_address (0))
-#define SITE(k) (__pp_slot = (uint64_t **) (pp_tok + PP_CCT_SLOTS (pp_d)) + (k))
+    pp_tok = __pp_enter_slot (pp_d, pp_ra, pp_s)
+#define ENTER_LEAF(f) ENTER_SLOT (f)
+#define SITE(k)                                                            \
+  (__pp_slot = (struct __pp_cct_slot *) (pp_tok + PP_CCT_SLOTS (pp_d)) + (k))
+#define EXIT_SLOT() (__pp_slot = pp_s)
 
 /* The unit and its constructor.  */
 #define UNIT(...)                                                          \

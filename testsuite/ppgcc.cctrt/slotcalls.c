@@ -1,18 +1,19 @@
-/* Callee slots of functions with calls (rt_abi.h, doc/cct.md): spin
-   stores its slot before each call of mid and a, which enter through
-   __pp_enter and push, their caller's slot holding their context after
-   the first call.  a and b call each other (a's calls under b fold onto
-   a's context, never in a slot; b's context is active under itself:
-   counted recursive through its slot as through the lookup), mid's exit
-   is a tail call.  SIGALRM every 100us lands anywhere, in the probes and
-   between a store and its call too, and its handler calls hmid (not mid:
-   under mid, that call would fold onto mid's context) through a slot of
-   its own: every count stays exact, every context right.  */
+/* Callee slots of functions with calls (rt_abi.h, doc/cct.md): every
+   function enters inline through the slot its caller stored before the
+   call, and restores its caller's at its return.  a and b call each
+   other: a's calls under b fold onto a's context (a back edge, filled in
+   b's slot like any other: counted recursive there), b's calls under the
+   folded a are the tree child's again (not recursive: only calls through
+   a back edge are).  SIGALRM every 100us lands anywhere, in the inline
+   entries and between a store and its call too, and its handler calls
+   hmid (not mid: under mid, that call would fold onto mid's context)
+   through a slot of its own: every count stays exact, every context
+   right.  */
 // expect: node main/spin calls=1 rec=0 nctx=1 paths=0:1
 // expect: node main/spin/mid calls=1000000 rec=0 nctx=1 paths=0:1000000
 // expect: node main/spin/mid/leaf calls=1000000 rec=0 nctx=1 paths=0:1000000
 // expect: node main/spin/a calls=3000000 rec=2000000 nctx=1 paths=0:3000000
-// expect: node main/spin/a/b calls=2000000 rec=1000000 nctx=1 paths=0:2000000
+// expect: node main/spin/a/b calls=2000000 rec=0 nctx=1 paths=0:2000000
 // expect: fn mid calls=1000000
 // expect: fn leaf calls=${leaves}
 // expect: fn on_alarm calls=${alarms}
@@ -51,21 +52,21 @@ leaf (void)
 NOINLINE static void
 mid (void)
 {
-  ENTER (mid);
+  ENTER_SLOT (mid);
   SITE (0);
   leaf ();
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
 }
 
 NOINLINE static void
 hmid (void)
 {
-  ENTER (hmid);
+  ENTER_SLOT (hmid);
   SITE (0);
   leaf ();
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
 }
 
 NOINLINE static void b (int n);
@@ -73,41 +74,41 @@ NOINLINE static void b (int n);
 NOINLINE static void
 a (int n)
 {
-  ENTER (a);
+  ENTER_SLOT (a);
   if (n > 0)
     {
       SITE (0);
       b (n);
     }
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
 }
 
 NOINLINE static void
 b (int n)
 {
-  ENTER (b);
+  ENTER_SLOT (b);
   SITE (0);
   a (n - 1);
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
 }
 
 NOINLINE static void
 on_alarm (int sig)
 {
-  ENTER (on_alarm);
+  ENTER_SLOT (on_alarm);
   alarms++;
   SITE (0);
   hmid ();
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
 }
 
 NOINLINE static void
 spin (void)
 {
-  ENTER (spin);
+  ENTER_SLOT (spin);
   for (int i = 0; i < 1000000; i++)
     {
       SITE (0);
@@ -116,19 +117,19 @@ spin (void)
       a (2);
     }
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
 }
 
 int
 main (void)
 {
-  ENTER (main);
+  ENTER_SLOT (main);
   hand_alarm_every (on_alarm, 100);
   SITE (0);
   spin ();
   hand_alarm_every (NULL, 0);
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
   printf ("var alarms=%d\nvar leaves=%d\n", alarms, 1000000 + alarms);
   return 0;
 }

@@ -53,29 +53,29 @@ other (void)
 NOINLINE static void
 inner (void)
 {
-  ENTER (inner);
+  ENTER_SLOT (inner);
   sink++;
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
 }
 
 NOINLINE static void
 on_alarm (int sig)
 {
-  ENTER (on_alarm);
+  ENTER_SLOT (on_alarm);
   alarms++;
   SITE (0);
   leaf ();
   SITE (1);
   inner ();
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
 }
 
 NOINLINE static void
 spin (void)
 {
-  ENTER (spin);
+  ENTER_SLOT (spin);
   for (int i = 0; i < 1000000; i++)
     {
       SITE (0);
@@ -88,19 +88,19 @@ spin (void)
       leaf ();
     }
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
 }
 
 int
 main (void)
 {
-  ENTER (main);
+  ENTER_SLOT (main);
   hand_alarm_every (on_alarm, 100);
   SITE (0);
   spin ();
   hand_alarm_every (NULL, 0);
   PATH (0);
-  EXIT ();
+  EXIT_SLOT ();
   printf ("var alarms=%d\nvar leaves=%d\n", alarms, 3000000 + alarms);
   return 0;
 }
