@@ -193,6 +193,43 @@ mem_at (tree type, tree ptr, HOST_WIDE_INT off)
                  build_int_cst (build_pointer_type (type), off));
 }
 
+/* On x86-64, the inline entry's miss arm CALL becomes inline assembly
+   that calls __pp_enter_slot_x86 (runtime/cct_slot_x86_64.S), which
+   preserves every register: to the compiler the arm is no call, so a
+   leaf stays a leaf and saves no registers in its prologue for it (as
+   probes.cc's PPP miss).  The red zone is stepped over first.  */
+static void
+miss_without_call (gcall *call)
+{
+#if defined(__x86_64__)
+  if (TYPE_PRECISION (ptr_type_node) != 64)
+    return;
+  static const char *const regs[] = { "D", "S", "d" };
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
+  for (unsigned i = 0; i < 3; i++)
+    vec_safe_push (inputs,
+                   build_tree_list (build_tree_list (NULL_TREE,
+                                                     build_string (2, regs[i])),
+                                    gimple_call_arg (call, i)));
+  vec_safe_push (outputs,
+                 build_tree_list (build_tree_list (NULL_TREE,
+                                                   build_string (3, "=a")),
+                                  gimple_call_lhs (call)));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (3, "cc")));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                            build_string (7, "memory")));
+  gasm *a = gimple_build_asm_vec ("lea -128(%%rsp), %%rsp\n\t"
+                                  "call __pp_enter_slot_x86@PLT\n\t"
+                                  "lea 128(%%rsp), %%rsp",
+                                  inputs, outputs, clobbers, NULL);
+  gimple_asm_set_volatile (a, true);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_replace (&gsi, a, false);
+#else
+  (void) call;
+#endif
+}
+
 /* A volatile MEM[(TYPE *) PTR + OFF].  */
 static tree
 volatile_at (tree type, tree ptr, HOST_WIDE_INT off)
@@ -308,6 +345,7 @@ inline_slot_entry (const ppgcc_fn &fn)
   gimple_seq_add_stmt (&seq, gimple_build_assign (fn.token, t));
   gsi = gsi_start_bb (hit);
   gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
+  miss_without_call (call);
 }
 
 static tree

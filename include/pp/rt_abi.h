@@ -225,6 +225,11 @@ struct __pp_cct_slot
 extern __thread struct __pp_cct_slot *__pp_slot;
 uint64_t *__pp_enter_slot (struct __pp_fn_desc *fn, void *ret_addr,
                            struct __pp_cct_slot *slot);
+/* x86-64: __pp_enter_slot called from inline assembly with FN, RET_ADDR
+   and SLOT in %rdi, %rsi, %rdx after stepping over the red zone, the
+   token back in %rax; it preserves every other register but the flags
+   (runtime/cct_slot_x86_64.S).  */
+void __pp_enter_slot_x86 (void);
 
 /* With metrics (PP_FN_CCT or not, nmetrics > 0), a function calls at its
    entry
