@@ -17,17 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* FNV-1a 64 of N bytes at P (truncation and corruption checks).  */
-PP_IO_API uint64_t
-pp_fnv64 (const void *p, size_t n)
-{
-  const unsigned char *b = p;
-  uint64_t h = 14695981039346656037ull;
-  for (size_t i = 0; i < n; i++)
-    h = (h ^ b[i]) * 1099511628211ull;
-  return h;
-}
-
 /* The two loops every profile write runs over the whole file, the copy
    and the checksum, are built for speed even where the runtime builds
    this file small (-Os would copy with `rep movsb', a step a byte, and
@@ -36,6 +25,32 @@ pp_fnv64 (const void *p, size_t n)
 #pragma GCC push_options
 #pragma GCC optimize ("O2")
 #endif
+
+/* FNV-1a 64 of N bytes at P (truncation and corruption checks).  Eight
+   bytes a step, from one load (little-endian: the bytes in order): the
+   byte loop cost six instructions a
+   byte, which a context profile's write paid twice over its whole file
+   (sqlite3's 3 MB: 42 M instructions).  */
+PP_IO_API uint64_t
+pp_fnv64 (const void *p, size_t n)
+{
+  const unsigned char *b = p;
+  const uint64_t prime = 1099511628211ull;
+  uint64_t h = 14695981039346656037ull;
+  size_t i = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; i + 8 <= n; i += 8)
+    {
+      uint64_t w;
+      memcpy (&w, b + i, 8);
+      for (int k = 0; k < 8; k++)
+        h = (h ^ (uint8_t) (w >> (8 * k))) * prime;
+    }
+#endif
+  for (; i < n; i++)
+    h = (h ^ b[i]) * prime;
+  return h;
+}
 
 PP_IO_API void
 pp_buf_put (pp_buf *o, const void *data, size_t n)

@@ -237,6 +237,50 @@ ppc_get_str (ppc_in *in, uint32_t *len_out)
   return s;
 }
 
+#ifdef PPC_ESCAPED_META
+/* A quoted string as the file has it (escapes kept), in a new
+   NUL-terminated buffer: its bytes are checked, not unescaped.  */
+static char *
+ppc_get_escaped_str (ppc_in *in, uint32_t *len_out)
+{
+  if (ppc_field (in) < 0)
+    return NULL;
+  if (in->p >= in->end || *in->p != '"')
+    {
+      ppc_bad (in, "expected a string");
+      return NULL;
+    }
+  const char *q = ++in->p;
+  while (q < in->end && *q != '"')
+    {
+      unsigned char c = (unsigned char) *q;
+      if (c < 0x20 || c >= 0x7f)
+        {
+          ppc_bad (in, "unescaped byte in a string");
+          return NULL;
+        }
+      q += (c == '\\' && q + 1 < in->end) ? 2 : 1;
+    }
+  if (q >= in->end || q - in->p > UINT32_MAX)
+    {
+      ppc_bad (in, q >= in->end ? "unterminated string" : "string too long");
+      return NULL;
+    }
+  size_t n = (size_t) (q - in->p);
+  char *s = malloc (n + 1);
+  if (!s)
+    {
+      ppc_bad (in, "out of memory");
+      return NULL;
+    }
+  memcpy (s, in->p, n);
+  s[n] = '\0';
+  in->p = q + 1;
+  *len_out = (uint32_t) n;
+  return s;
+}
+#endif
+
 /* [-]DIGITS[.DIGITS][e[+-]DIGITS] and nothing else, read with strtod after
    turning '.' into the locale's radix: the same value under any
    LC_NUMERIC.  */
@@ -421,7 +465,12 @@ ppc_decode_fns (ppc_in *in, ppc_profile *out)
       fn->flags = ppc_get_u32 (in);
       fn->num_paths = ppc_get_u64 (in);
       fn->source = ppc_get_str (in, NULL);
+#ifdef PPC_ESCAPED_META
+      fn->meta = ppc_get_escaped_str (in, &fn->meta_len);
+      fn->meta_escaped = 1;
+#else
       fn->meta = ppc_get_str (in, &fn->meta_len);
+#endif
 #ifndef PP_KEEP_PACKED_META
       if (fn->meta && pp_meta_unpack_field (&fn->meta, &fn->meta_len) < 0)
         ppc_bad (in, "damaged packed metadata");

@@ -175,7 +175,15 @@ ppc_encode (const ppc_profile *p, char **buf, size_t *len)
       ppc_put_u64 (&o, fn->flags);
       ppc_put_u64 (&o, fn->num_paths);
       ppc_put_cstr (&o, fn->source);
-      ppc_put_str (&o, fn->meta ? fn->meta : "", fn->meta ? fn->meta_len : 0);
+      if (fn->meta_escaped)
+        {
+          ppc_put (&o, " \"", 2);
+          ppc_put (&o, fn->meta, fn->meta_len);
+          ppc_put (&o, "\"", 1);
+        }
+      else
+        ppc_put_str (&o, fn->meta ? fn->meta : "",
+                     fn->meta ? fn->meta_len : 0);
       ppc_put_eol (&o);
     }
   ppc_puts (&o, "nodes");

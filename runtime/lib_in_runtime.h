@@ -11,8 +11,10 @@
 #ifndef PPRT_LIB_IN_RUNTIME_H
 #define PPRT_LIB_IN_RUNTIME_H
 
-/* Metadata stays packed in what the runtime writes (meta_pack.h).  */
+/* Metadata stays packed in what the runtime writes (meta_pack.h), and
+   what it reads of a profile's is kept escaped (ppc_fn.meta_escaped).  */
 #define PP_KEEP_PACKED_META
+#define PPC_ESCAPED_META
 /* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
 #define PP_FSYNC_ON_REQUEST
 /* The runtime merges one object's profiles only (lib/ppd_codec.c).  */

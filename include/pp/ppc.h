@@ -64,6 +64,12 @@ typedef struct
   uint64_t num_paths;
   char *meta;
   uint32_t meta_len;
+  /* META holds the record's text as the file has it, escapes and all,
+     and is written back as it is: what the runtime's decode gives
+     (PPC_ESCAPED_META), which reads a profile only to merge into it and
+     write it again (sqlite3: 2 MB of packed metadata, unescaped and
+     escaped again on every exit, a fifth of the write).  */
+  int meta_escaped;
   char *source;
 } ppc_fn;
 
