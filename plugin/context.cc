@@ -2,8 +2,9 @@
    -fprofile-paths-metric (PLDI'97 §3.1 and §4; the runtime side is
    runtime/cct.c, the interface include/pp/rt_abi.h).
 
-   cct without metrics: PLDI'97 §4.2's callee slots, inline.  At the entry
-   of an instrumented function:
+   cct without metrics: PLDI'97 §4.2's callee slots, inline (the check is
+   made after GCC has inlined, context-lower.cc: here the entry is one
+   call to __pp_enter_slot).  At the entry of an instrumented function:
      s = __pp_slot; t = s->token;
      if (t[-1] == &desc && s->key == __builtin_return_address (0))
        { t[s->calls_at]++; tok = t; }
@@ -57,10 +58,7 @@ enter_fn ()
   return decl;
 }
 
-/* The slot type's words (struct __pp_cct_slot): token, key, calls_at.  */
-#define SLOT_TOKEN 0
-#define SLOT_KEY 8
-#define SLOT_CALLS_AT 16
+/* The size of a callee slot (struct __pp_cct_slot).  */
 #define SLOT_BYTES 32
 
 static tree
@@ -69,8 +67,8 @@ slot_ptr_type ()
   return build_pointer_type (ptr_u64 ());
 }
 
-static tree
-enter_slot_fn ()
+tree
+ppgcc_enter_slot_decl ()
 {
   static tree decl;
   if (!decl)
@@ -185,169 +183,6 @@ store_slots (function *fun, const ppgcc_fn &fn)
   return k;
 }
 
-/* MEM[(TYPE *) PTR + OFF].  */
-static tree
-mem_at (tree type, tree ptr, HOST_WIDE_INT off)
-{
-  return build2 (MEM_REF, type, ptr,
-                 build_int_cst (build_pointer_type (type), off));
-}
-
-/* On x86-64, the inline entry's miss arm CALL becomes inline assembly
-   that calls __pp_enter_slot_x86 (runtime/cct_slot_x86_64.S), which
-   preserves every register: to the compiler the arm is no call, so a
-   leaf stays a leaf and saves no registers in its prologue for it (as
-   probes.cc's PPP miss).  The red zone is stepped over first.  */
-static void
-miss_without_call (gcall *call)
-{
-#if defined(__x86_64__)
-  if (TYPE_PRECISION (ptr_type_node) != 64)
-    return;
-  static const char *const regs[] = { "D", "S", "d" };
-  vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
-  for (unsigned i = 0; i < 3; i++)
-    vec_safe_push (inputs,
-                   build_tree_list (build_tree_list (NULL_TREE,
-                                                     build_string (2, regs[i])),
-                                    gimple_call_arg (call, i)));
-  vec_safe_push (outputs,
-                 build_tree_list (build_tree_list (NULL_TREE,
-                                                   build_string (3, "=a")),
-                                  gimple_call_lhs (call)));
-  vec_safe_push (clobbers, build_tree_list (NULL_TREE, build_string (3, "cc")));
-  vec_safe_push (clobbers, build_tree_list (NULL_TREE,
-                                            build_string (7, "memory")));
-  gasm *a = gimple_build_asm_vec ("lea -128(%%rsp), %%rsp\n\t"
-                                  "call __pp_enter_slot_x86@PLT\n\t"
-                                  "lea 128(%%rsp), %%rsp",
-                                  inputs, outputs, clobbers, NULL);
-  gimple_asm_set_volatile (a, true);
-  gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_replace (&gsi, a, false);
-#else
-  (void) call;
-#endif
-}
-
-/* A volatile MEM[(TYPE *) PTR + OFF].  */
-static tree
-volatile_at (tree type, tree ptr, HOST_WIDE_INT off)
-{
-  tree m = mem_at (type, ptr, off);
-  TREE_THIS_VOLATILE (m) = 1;
-  TREE_SIDE_EFFECTS (m) = 1;
-  return m;
-}
-
-/* The inline entry (rt_abi.h), around its __pp_enter_slot call:
-     t = s->token;
-     if (((uintptr) t[PP_CCT_FN] ^ (uintptr) &desc
-          | (uintptr) s->key ^ (uintptr) ret) == 0)
-       { t[s->calls_at]++; tok = t; }
-     else
-       tok = __pp_enter_slot (&desc, ret, s);
-   Made once the probes are in: the call's block is split around it.  */
-static void
-inline_slot_entry (const ppgcc_fn &fn)
-{
-  gcall *call = fn.enter_slot;
-  basic_block bb = gimple_bb (call);
-  gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_prev (&gsi);
-  edge slow = gsi_end_p (gsi) ? split_block_after_labels (bb)
-                              : split_block (bb, gsi_stmt (gsi));
-  basic_block head = slow->src, cb = slow->dest;
-  basic_block join = split_block (cb, call)->dest;
-
-  tree uptr = pointer_sized_int_node;
-  tree ret = gimple_call_arg (call, 1);
-  tree s = gimple_call_arg (call, 2);
-  /* The slot's words in the order the runtime fills them backwards
-     (calls_at, token, key; volatile, so that GCC keeps that order): a
-     signal handler that fills it between two of these loads makes the
-     key, read last, miss (runtime/cct.c, slot_fill).  */
-  gimple_seq seq = NULL;
-  tree at = create_tmp_reg (ssizetype, "pp_at");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 at, volatile_at (ssizetype, s,
-                                                  SLOT_CALLS_AT)));
-  tree t = create_tmp_reg (ptr_u64 (), "pp_t");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 t, volatile_at (ptr_u64 (), s, SLOT_TOKEN)));
-  tree f = create_tmp_reg (ptr_type_node, "pp_f");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 f, mem_at (ptr_type_node, t,
-                                            8 * PP_CCT_FN)));
-  tree k = create_tmp_reg (ptr_type_node, "pp_k");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 k, volatile_at (ptr_type_node, s,
-                                                 SLOT_KEY)));
-  tree fi = create_tmp_reg (uptr, "pp_fi");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (fi, NOP_EXPR, f));
-  tree di = create_tmp_reg (uptr, "pp_di");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 di, NOP_EXPR, gimple_call_arg (call, 0)));
-  tree x = create_tmp_reg (uptr, "pp_x");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (x, BIT_XOR_EXPR, fi, di));
-  tree ki = create_tmp_reg (uptr, "pp_ki");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (ki, NOP_EXPR, k));
-  tree ri = create_tmp_reg (uptr, "pp_ri");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (ri, NOP_EXPR, ret));
-  tree y = create_tmp_reg (uptr, "pp_y");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (y, BIT_XOR_EXPR, ki, ri));
-  tree z = create_tmp_reg (uptr, "pp_z");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (z, BIT_IOR_EXPR, x, y));
-  gimple_seq_add_stmt (&seq, gimple_build_cond (NE_EXPR, z,
-                                                build_int_cst (uptr, 0),
-                                                NULL_TREE, NULL_TREE));
-  gsi = gsi_last_bb (head);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-
-  slow->flags &= ~EDGE_FALLTHRU;
-  slow->flags |= EDGE_TRUE_VALUE;
-  slow->probability = profile_probability::unlikely ();
-  basic_block hit = create_empty_bb (head);
-  if (current_loops)
-    add_bb_to_loop (hit, head->loop_father);
-  edge e = make_edge (head, hit, EDGE_FALSE_VALUE);
-  e->probability = slow->probability.invert ();
-  hit->count = head->count.apply_probability (e->probability);
-  cb->count = head->count.apply_probability (slow->probability);
-  make_single_succ_edge (hit, join, EDGE_FALLTHRU);
-  /* split_block kept the dominators; the new diamond moves join's to head
-     (-fchecking verifies them).  */
-  if (dom_info_available_p (CDI_DOMINATORS))
-    {
-      set_immediate_dominator (CDI_DOMINATORS, hit, head);
-      set_immediate_dominator (CDI_DOMINATORS, join, head);
-    }
-
-  /* t[s->calls_at]++: the token's calls word, or its recursive one.  */
-  seq = NULL;
-  tree off = create_tmp_reg (sizetype, "pp_off");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (off, NOP_EXPR, at));
-  tree boff = create_tmp_reg (sizetype, "pp_boff");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (boff, MULT_EXPR, off,
-                                                  size_int (8)));
-  tree cp = create_tmp_reg (ptr_u64 (), "pp_cp");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (cp, POINTER_PLUS_EXPR, t,
-                                                  boff));
-  tree c = create_tmp_reg (ppgcc_u64_type (), "pp_calls");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 c, mem_at (ppgcc_u64_type (), cp, 0)));
-  tree c1 = create_tmp_reg (ppgcc_u64_type (), "pp_calls");
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 c1, PLUS_EXPR, c,
-                                 build_int_cst (ppgcc_u64_type (), 1)));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (
-                                 mem_at (ppgcc_u64_type (), cp, 0), c1));
-  gimple_seq_add_stmt (&seq, gimple_build_assign (fn.token, t));
-  gsi = gsi_start_bb (hit);
-  gsi_insert_seq_after (&gsi, seq, GSI_NEW_STMT);
-  miss_without_call (call);
-}
-
 static tree
 exit_fn ()
 {
@@ -396,14 +231,27 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
       fn.saved_slot = create_tmp_reg (slot_ptr_type (), "pp_s");
       gimple_seq_add_stmt (&seq, gimple_build_assign (fn.saved_slot,
                                                       slot_var ()));
-      gcall *call = gimple_build_call (enter_slot_fn (), 3,
+      gcall *call = gimple_build_call (ppgcc_enter_slot_decl (), 3,
                                        build_fold_addr_expr (fn.desc), ret,
                                        fn.saved_slot);
       gimple_call_set_lhs (call, fn.token);
+      /* In the function's outermost scope: a copy GCC inlines elsewhere
+         is then in the scope the inliner makes for the call
+         (context-lower.cc tells the copies apart by it).  */
+      gimple_set_block (call, DECL_INITIAL (fun->decl));
       gimple_seq_add_stmt (&seq, call);
-      fn.enter_slot = call;
+      fn.enter_slot = true;
       if (!fn.leaf)
         fn.num_sites = store_slots (fun, fn);
+      else if (!(fn.flags & (PP_FN_HASHED | PP_FN_HPT)))
+        {
+          /* Where its bodies inlined elsewhere count, flat: its paths,
+             its calls, then the runtime's copy of both (cct.c).  */
+          fn.inlined = ppgcc_new_metrics (2 * (fn.num_paths + 1));
+          /* Nothing refers to it until the descriptor is made: kept.  */
+          varpool_node::get (fn.inlined)->force_output = true;
+          ppgcc_note_inlined_counts (fn.desc, fn.inlined);
+        }
     }
   else
     {
@@ -470,8 +318,6 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
      leave no exit: with metrics the runtime recovers by the frame
      address; with slots none is needed (the caller stores its slot
      before its next call).  */
-  if (fn.enter_slot)
-    inline_slot_entry (fn);
   if (fn.leaf)
     return;
   edge e;

@@ -60,6 +60,7 @@ fn_ext_type ()
   add_field (&fields, "num_trained", ppgcc_u64_type ());
   add_field (&fields, "hash_keys", u64p);
   add_field (&fields, "hash_counts", u64p);
+  add_field (&fields, "inlined", u64p);
   finish_builtin_struct (ext_type, "__pp_fn_ext", fields, NULL_TREE);
   return ext_type;
 }
@@ -386,7 +387,7 @@ addr_as (tree type, int i, tree var)
 static tree
 fn_ext (const ppgcc_fn &fn, std::string &meta_data)
 {
-  if (!fn.ppp_ids && fn.trained.empty () && !fn.hash_keys)
+  if (!fn.ppp_ids && fn.trained.empty () && !fn.hash_keys && !fn.inlined)
     return NULL_TREE;
   tree etype = fn_ext_type ();
   vec<constructor_elt, va_gc> *v = NULL;
@@ -418,6 +419,9 @@ fn_ext (const ppgcc_fn &fn, std::string &meta_data)
       CONSTRUCTOR_APPEND_ELT (v, field (etype, 6),
                               addr_as (etype, 6, fn.hash_counts));
     }
+  if (fn.inlined)
+    CONSTRUCTOR_APPEND_ELT (v, field (etype, 7),
+                            addr_as (etype, 7, fn.inlined));
   tree ext = new_static_var (build_qualified_type (etype, TYPE_QUAL_CONST),
                              "__pp_ext");
   TREE_READONLY (ext) = 1;

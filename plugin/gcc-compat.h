@@ -40,6 +40,8 @@
 #include "profile.h"
 #include "tree-inline.h"
 #include "tree-cfgcleanup.h"
+#include "tree-into-ssa.h"
+#include "tree-ssa.h"
 
 #include "bversion.h"
 #ifdef PPGCC_PLUGIN_VERSION_CHECK

@@ -136,10 +136,10 @@ struct ppgcc_fn
      ppgcc_context_free_p).  */
   bool no_context = false;
   uint32_t num_sites = 0;        /* call sites with a callee slot */
-  gcall *enter_slot = nullptr;   /* cct without metrics: the
-                                    __pp_enter_slot call the inline entry
-                                    is built around once the probes are
-                                    in (context.cc) */
+  bool enter_slot = false;       /* cct without metrics: enters by
+                                    __pp_enter_slot (context.cc) */
+  tree inlined = NULL_TREE;      /* a cct leaf: where its inlined bodies
+                                    count (context-lower.cc) */
   tree saved_slot = NULL_TREE;   /* and __pp_slot at the entry */
   /* derive.cc: the function, whether its count may come from its callers
      (one path, local, counted in an array) and the statements of its
@@ -321,6 +321,12 @@ void ppgcc_context_entry (function *fun, ppgcc_fn &fn);
 /* Whether FUN is left without context probes: an inline function GCC may
    inline whose label addresses are taken.  */
 bool ppgcc_context_free_p (function *fun);
+/* The marker of a context entry, __pp_enter_slot, and what its inlined
+   copies count in; context-lower.cc's pass lowers them once GCC has
+   inlined.  */
+tree ppgcc_enter_slot_decl ();
+void ppgcc_note_inlined_counts (tree desc, tree counts);
+opt_pass *ppgcc_new_lower_entries_pass ();
 void ppgcc_context_exits (function *fun, const ppgcc_fn &fn);
 void ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn);
 

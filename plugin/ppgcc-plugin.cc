@@ -166,6 +166,12 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
                      on_all_ipa_passes_start, NULL);
   if (ppgcc_opts.mode == PPGCC_MODE_USE)
     register_pass (info->base_name, ppgcc_new_feedback_pass (), "profile");
+  /* The cct entries, once GCC has inlined: first in the passes that run
+     on each function after IPA (ehdisp is there at every -O level).  */
+  if (ppgcc_opts.mode != PPGCC_MODE_USE && ppgcc_opts.cct
+      && !ppgcc_opts.nmetrics)
+    register_pass (info->base_name, ppgcc_new_lower_entries_pass (),
+                   "ehdisp");
   if (ppgcc_opts.switching == ppgcc_options::SWITCH_ENTRY)
     register_pass (info->base_name, ppgcc_new_switch_local_pass (),
                    "visibility");

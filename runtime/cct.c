@@ -810,6 +810,48 @@ cct_register_unit (struct __pp_unit *u)
   while (!atomic_compare_exchange_weak (&units, &head, c));
 }
 
+/* The flat counts of the bodies of leaves that GCC inlined into other
+   functions (rt_abi.h __pp_fn_ext.inlined), for each registered leaf:
+   TAKE: what is new since the last time goes to the function's context
+   under the dumping thread's root (site "inlined": the calls inlined
+   anywhere), else it is only passed over (a reset, a forked child).
+   The probes of every thread count in those arrays; the runtime only
+   reads them and writes its copy beside them.  */
+static void
+inlined_counts (int take)
+{
+  struct cct_thread *t = NULL;
+  for (struct cct_unit *u = atomic_load (&units); u; u = u->next)
+    for (uint32_t f = 0; f < u->unit->num_fns; f++)
+      {
+        struct __pp_fn_desc *fn = u->unit->fns[f];
+        uint64_t *a = PP_FN_EXT (fn, inlined);
+        if (!a || !(fn->flags & PP_FN_CCT))
+          continue;
+        uint64_t n = fn->num_paths + 1, *seen = a + n;
+        struct cct_rec *r = NULL;
+        for (uint64_t k = 0; k < n; k++)
+          {
+            uint64_t v = atomic_load_explicit ((_Atomic uint64_t *) &a[k],
+                                               memory_order_relaxed);
+            uint64_t d = v - seen[k];
+            seen[k] = v;
+            if (!d || !take)
+              continue;
+            if (!r)
+              {
+                if (!t)
+                  t = self ? self : thread_init ();
+                r = child (t, t->root, CCT_SITE_INLINED, fn, 0)->to;
+              }
+            if (k < fn->num_paths)
+              r->slots[k] += d;
+            else
+              r->calls += d;
+          }
+      }
+}
+
 static void
 zero_tree (struct cct_rec *root)
 {
@@ -829,6 +871,7 @@ zero_tree (struct cct_rec *root)
 static void
 cct_zero (void)
 {
+  inlined_counts (0);
   for (struct cct_thread *t = atomic_load (&threads); t; t = t->next)
     zero_tree (t->root);
 }
@@ -846,6 +889,7 @@ cct_dump (struct __pp_db_session *db)
   };
   if (!in.units)
     return;
+  inlined_counts (1);
   in.nmetrics = __pp_metric_describe (in.metrics);
   if (__pp_cct_write (&in) == 0)
     {

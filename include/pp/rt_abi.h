@@ -82,6 +82,13 @@ struct __pp_fn_ext
      Both [PP_HASH_CACHE_SLOTS], or NULL.  */
   uint64_t *hash_keys;
   uint64_t *hash_counts;
+  /* PP_FN_CCT without metrics, a function that calls nothing, in array
+     mode: where its bodies that GCC inlined into other functions count,
+     without a context of their own (plugin/context-lower.cc): NUM_PATHS
+     path counters, then the calls, then as many words of the runtime's
+     (what it has taken of each already); the runtime adds what is new
+     to the function's context under the thread's root at each dump.  */
+  uint64_t *inlined;
 };
 
 struct __pp_fn_desc

@@ -1,0 +1,312 @@
+/* -fprofile-paths=cct without metrics: the context entries made at
+   instrumentation (context.cc) lowered once GCC has inlined (a GIMPLE
+   pass early in the optimisation passes, in SSA form).
+
+   Instrumentation leaves each function's entry as one call,
+     tok = __pp_enter_slot (&desc, ret, s);
+   which is small to GCC's inliner (the check it stands for kept helpers
+   out of line that a plain -O2 build inlines: lua's index2value, zstd's
+   MEM_readLE64).  Here each such call becomes
+   - in a body inlined into another function, of a function that calls
+     nothing (a leaf): no context of its own.  Its paths count flat, in
+     an array of the function's (desc.ext->inlined: NUM_PATHS counters,
+     then its inlined calls), which the runtime adds at each dump to the
+     function's context under the thread's root (cct.c).  A leaf's body
+     inlined in a hot loop (zstd's ZSTD_count, ZSTD_hash5Ptr) costs its
+     counter increments only, as in a Ball-Larus build;
+   - anywhere else, the inline callee-slot check (rt_abi.h):
+       t = s->token;
+       if (((uintptr) t[PP_CCT_FN] ^ (uintptr) &desc
+            | (uintptr) s->key ^ (uintptr) ret) == 0)
+         { t[s->calls_at]++; tok = t; }
+       else
+         tok = <miss>;
+     the miss through runtime/cct_slot_x86_64.S from inline assembly on
+     x86-64 (every register preserved), else the call itself.  */
+#include "plugin.h"
+
+#include "pp/rt_abi.h"
+
+/* The slot's words (struct __pp_cct_slot).  */
+#define SLOT_TOKEN 0
+#define SLOT_KEY 8
+#define SLOT_CALLS_AT 16
+
+/* desc -> its leaf's flat counters (ppgcc_note_inlined_counts).  */
+static hash_map<tree, tree> *inlined_counts;
+
+void
+ppgcc_note_inlined_counts (tree desc, tree counts)
+{
+  if (!inlined_counts)
+    inlined_counts = new hash_map<tree, tree>;
+  inlined_counts->put (desc, counts);
+}
+
+static tree
+ptr_u64 ()
+{
+  return build_pointer_type (ppgcc_u64_type ());
+}
+
+/* MEM[(TYPE *) PTR + OFF], volatile when VOL.  */
+static tree
+mem_at (tree type, tree ptr, HOST_WIDE_INT off, bool vol = false)
+{
+  tree m = build2 (MEM_REF, type, ptr,
+                   build_int_cst (build_pointer_type (type), off));
+  if (vol)
+    {
+      TREE_THIS_VOLATILE (m) = 1;
+      TREE_SIDE_EFFECTS (m) = 1;
+    }
+  return m;
+}
+
+/* A new SSA name of TYPE = RHS (one operand) or RHS1 CODE RHS2, before
+   GSI.  */
+static tree
+emit (gimple_stmt_iterator *gsi, tree type, tree_code code, tree a,
+      tree b = NULL_TREE)
+{
+  tree lhs = make_ssa_name (type);
+  gimple *g = b ? gimple_build_assign (lhs, code, a, b)
+                : gimple_build_assign (lhs, code, a);
+  gsi_insert_after (gsi, g, GSI_NEW_STMT);
+  return lhs;
+}
+
+static tree
+load (gimple_stmt_iterator *gsi, tree type, tree ptr, HOST_WIDE_INT off,
+      bool vol = false)
+{
+  tree lhs = make_ssa_name (type);
+  gsi_insert_after (gsi, gimple_build_assign (lhs, mem_at (type, ptr, off,
+                                                           vol)),
+                    GSI_NEW_STMT);
+  return lhs;
+}
+
+/* *(u64 *) PTR += 1, after GSI.  */
+static void
+increment (gimple_stmt_iterator *gsi, tree ptr, HOST_WIDE_INT off)
+{
+  tree u64 = ppgcc_u64_type ();
+  tree c = load (gsi, u64, ptr, off);
+  tree c1 = emit (gsi, u64, PLUS_EXPR, c, build_int_cst (u64, 1));
+  gsi_insert_after (gsi, gimple_build_assign (mem_at (u64, ptr, off), c1),
+                    GSI_NEW_STMT);
+}
+
+/* Whether STMT comes from a body inlined into this function: its scope
+   is inside the scope the inliner made for the call, whose origin is the
+   inlined function.  */
+static bool
+inlined_p (gimple *stmt)
+{
+  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    if (BLOCK_ABSTRACT_ORIGIN (b)
+        && TREE_CODE (BLOCK_ABSTRACT_ORIGIN (b)) == FUNCTION_DECL)
+      return true;
+  return false;
+}
+
+/* The miss arm, CALL's replacement defining LHS: on x86-64 inline
+   assembly calling __pp_enter_slot_x86, which preserves every register,
+   so that to the compiler the arm is no call (a leaf stays a leaf and
+   saves nothing in its prologue for it); the red zone is stepped over
+   first.  Else the call itself.  */
+static gimple *
+miss_arm (gcall *call, tree lhs)
+{
+#if defined(__x86_64__)
+  if (TYPE_PRECISION (ptr_type_node) == 64)
+    {
+      static const char *const regs[] = { "D", "S", "d" };
+      vec<tree, va_gc> *inputs = NULL, *outputs = NULL, *clobbers = NULL;
+      for (unsigned i = 0; i < 3; i++)
+        vec_safe_push (inputs,
+                       build_tree_list (build_tree_list (
+                                            NULL_TREE,
+                                            build_string (2, regs[i])),
+                                        gimple_call_arg (call, i)));
+      vec_safe_push (outputs,
+                     build_tree_list (build_tree_list (NULL_TREE,
+                                                       build_string (3, "=a")),
+                                      lhs));
+      vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                                build_string (3, "cc")));
+      vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                                build_string (7, "memory")));
+      gasm *a = gimple_build_asm_vec ("lea -128(%%rsp), %%rsp\n\t"
+                                      "call __pp_enter_slot_x86@PLT\n\t"
+                                      "lea 128(%%rsp), %%rsp",
+                                      inputs, outputs, clobbers, NULL);
+      gimple_asm_set_volatile (a, true);
+      return a;
+    }
+#endif
+  gcall *c = as_a<gcall *> (gimple_copy (call));
+  gimple_call_set_lhs (c, lhs);
+  return c;
+}
+
+/* The inline check around CALL (tok = __pp_enter_slot (desc, ret, s)).
+   The slot's words are read in the reverse of the order the runtime
+   fills them (calls_at, token, key), volatile so that GCC keeps it: a
+   signal handler that refills the slot between two of the reads makes
+   the key, read last, miss (runtime/cct.c, slot_fill).  */
+static void
+expand_check (gcall *call)
+{
+  tree tok = gimple_call_lhs (call);
+  tree desc = gimple_call_arg (call, 0), ret = gimple_call_arg (call, 1);
+  tree s = gimple_call_arg (call, 2);
+  basic_block bb = gimple_bb (call);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_prev (&gsi);
+  edge slow = gsi_end_p (gsi) ? split_block_after_labels (bb)
+                              : split_block (bb, gsi_stmt (gsi));
+  basic_block head = slow->src, cb = slow->dest;
+  basic_block join = split_block (cb, call)->dest;
+
+  tree uptr = pointer_sized_int_node;
+  gsi = gsi_last_bb (head);
+  tree at = load (&gsi, ssizetype, s, SLOT_CALLS_AT, true);
+  tree t = load (&gsi, ptr_u64 (), s, SLOT_TOKEN, true);
+  tree k = load (&gsi, ptr_type_node, s, SLOT_KEY, true);
+  tree f = load (&gsi, ptr_type_node, t, 8 * PP_CCT_FN);
+  tree x = emit (&gsi, uptr, BIT_XOR_EXPR, emit (&gsi, uptr, NOP_EXPR, f),
+                 emit (&gsi, uptr, NOP_EXPR, desc));
+  tree y = emit (&gsi, uptr, BIT_XOR_EXPR, emit (&gsi, uptr, NOP_EXPR, k),
+                 emit (&gsi, uptr, NOP_EXPR, ret));
+  tree z = emit (&gsi, uptr, BIT_IOR_EXPR, x, y);
+  gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, z,
+                                             build_int_cst (uptr, 0),
+                                             NULL_TREE, NULL_TREE),
+                    GSI_NEW_STMT);
+
+  slow->flags &= ~EDGE_FALLTHRU;
+  slow->flags |= EDGE_TRUE_VALUE;
+  slow->probability = profile_probability::very_unlikely ();
+  basic_block hit = create_empty_bb (head);
+  if (current_loops)
+    add_bb_to_loop (hit, head->loop_father);
+  edge e = make_edge (head, hit, EDGE_FALSE_VALUE);
+  e->probability = slow->probability.invert ();
+  hit->count = head->count.apply_probability (e->probability);
+  cb->count = head->count.apply_probability (slow->probability);
+  edge hit_out = make_single_succ_edge (hit, join, EDGE_FALLTHRU);
+
+  /* The hit: t[s->calls_at]++.  */
+  gsi = gsi_start_bb (hit);
+  tree off = make_ssa_name (sizetype);
+  gsi_insert_before (&gsi, gimple_build_assign (off, NOP_EXPR, at),
+                     GSI_NEW_STMT);
+  tree boff = emit (&gsi, sizetype, MULT_EXPR, off, size_int (8));
+  tree cp = emit (&gsi, ptr_u64 (), POINTER_PLUS_EXPR, t, boff);
+  increment (&gsi, cp, 0);
+
+  /* The miss, then the token of either at the join.  */
+  tree miss_tok = make_ssa_name (TREE_TYPE (tok));
+  gimple_stmt_iterator cg = gsi_for_stmt (call);
+  gimple *miss = miss_arm (call, miss_tok);
+  SSA_NAME_DEF_STMT (miss_tok) = miss;
+  gsi_insert_before (&cg, miss, GSI_SAME_STMT);
+  unlink_stmt_vdef (call);
+  gsi_remove (&cg, true);
+  gphi *phi = create_phi_node (tok, join);
+  add_phi_arg (phi, t, hit_out, UNKNOWN_LOCATION);
+  add_phi_arg (phi, miss_tok, single_succ_edge (cb), UNKNOWN_LOCATION);
+}
+
+/* CALL, in a leaf's body inlined here, counted flat in COUNTS (its
+   NUM_PATHS counters, then its calls): tok = &COUNTS, COUNTS[n]++.  */
+static void
+lower_flat (gcall *call, tree counts, uint64_t num_paths)
+{
+  tree tok = gimple_call_lhs (call);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  tree base = build_fold_addr_expr (
+      build4 (ARRAY_REF, ppgcc_u64_type (), counts, size_zero_node,
+              NULL_TREE, NULL_TREE));
+  gimple *def = gimple_build_assign (tok, base);
+  gsi_insert_before (&gsi, def, GSI_SAME_STMT);
+  gsi_prev (&gsi);
+  increment (&gsi, build_fold_addr_expr (counts), 8 * num_paths);
+  gimple_stmt_iterator cg = gsi_for_stmt (call);
+  unlink_stmt_vdef (call);
+  gsi_remove (&cg, true);
+}
+
+static unsigned int
+lower_entries (function *fun)
+{
+  tree enter = ppgcc_enter_slot_decl ();
+  auto_vec<gcall *> calls;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      if (gcall *c = dyn_cast<gcall *> (gsi_stmt (gsi)))
+        if (gimple_call_fndecl (c) == enter && gimple_call_lhs (c))
+          calls.safe_push (c);
+  if (calls.is_empty ())
+    return 0;
+  for (gcall *c : calls)
+    {
+      tree d = gimple_call_arg (c, 0);
+      tree *counts = NULL;
+      if (inlined_p (c) && inlined_counts && TREE_CODE (d) == ADDR_EXPR)
+        counts = inlined_counts->get (TREE_OPERAND (d, 0));
+      if (counts)
+        {
+          tree type = TREE_TYPE (*counts);
+          uint64_t n = tree_to_uhwi (array_type_nelts (type)) + 1;
+          /* NUM_PATHS counters, their calls, then the runtime's copy.  */
+          lower_flat (c, *counts, (n - 2) / 2);
+        }
+      else
+        expand_check (c);
+    }
+  free_dominance_info (CDI_DOMINATORS);
+  mark_virtual_operands_for_renaming (fun);
+  return TODO_update_ssa_only_virtuals | TODO_cleanup_cfg;
+}
+
+namespace {
+
+const pass_data lower_entries_pass_data = {
+  GIMPLE_PASS,
+  "ppgcc_ctx",     /* name */
+  OPTGROUP_NONE,
+  TV_NONE,
+  PROP_cfg | PROP_ssa, /* properties_required */
+  0,               /* properties_provided */
+  0,               /* properties_destroyed */
+  0,               /* todo_flags_start */
+  0,               /* todo_flags_finish */
+};
+
+class lower_entries_pass : public gimple_opt_pass
+{
+public:
+  lower_entries_pass (gcc::context *ctxt)
+      : gimple_opt_pass (lower_entries_pass_data, ctxt)
+  {
+  }
+  bool gate (function *) final override { return !seen_error (); }
+  unsigned int execute (function *fun) final override
+  {
+    return lower_entries (fun);
+  }
+};
+
+} // namespace
+
+opt_pass *
+ppgcc_new_lower_entries_pass ()
+{
+  return new lower_entries_pass (g);
+}
