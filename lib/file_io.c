@@ -43,6 +43,7 @@ pp_fnv64 (const void *p, size_t n)
     {
       uint64_t w;
       memcpy (&w, b + i, 8);
+#pragma GCC unroll 8
       for (int k = 0; k < 8; k++)
         h = (h ^ (uint8_t) (w >> (8 * k))) * prime;
     }
