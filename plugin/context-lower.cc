@@ -221,11 +221,45 @@ expand_check (gcall *call)
   add_phi_arg (phi, miss_tok, single_succ_edge (cb), UNKNOWN_LOCATION);
 }
 
+/* The store of the callee slot before CALL's inlined body, when nothing
+   between them but plain statements in the same block (and the entry's
+   __builtin_return_address): dead once the
+   body counts flat (a leaf calls nothing that would read it).  The next
+   call of this function stores its own, and its return the caller's; a
+   signal handler in between finds the slot stored before, of this
+   function or of its caller.  */
+static void
+remove_slot_store (gcall *call)
+{
+  tree slot = ppgcc_slot_var ();
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  for (gsi_prev (&gsi); !gsi_end_p (gsi); gsi_prev (&gsi))
+    {
+      gimple *g = gsi_stmt (gsi);
+      if (is_gimple_debug (g))
+        continue;
+      if (gimple_assign_single_p (g) && gimple_assign_lhs (g) == slot)
+        {
+          unlink_stmt_vdef (g);
+          gsi_remove (&gsi, true);
+          return;
+        }
+      /* (Its argument is an int, not the unsigned the builtin's type
+         says: gimple_call_builtin_p would not match it.)  */
+      tree fd = is_gimple_call (g) ? gimple_call_fndecl (g) : NULL_TREE;
+      if (fd && fndecl_built_in_p (fd, BUILT_IN_RETURN_ADDRESS))
+        continue;
+      if (!is_gimple_assign (g) || gimple_has_volatile_ops (g))
+        return;
+    }
+}
+
 /* CALL, in a leaf's body inlined here, counted flat in COUNTS (its
    NUM_PATHS counters, then its calls): tok = &COUNTS, COUNTS[n]++.  */
 static void
 lower_flat (gcall *call, tree counts, uint64_t num_paths)
 {
+  remove_slot_store (call);
   tree tok = gimple_call_lhs (call);
   gimple_stmt_iterator gsi = gsi_for_stmt (call);
   tree base = build_fold_addr_expr (

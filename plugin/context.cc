@@ -130,8 +130,8 @@ ppgcc_context_free_p (function *fun)
 /* The runtime's __pp_slot (rt_abi.h), thread-local: the callee slot of
    the call being made.  Initial-exec (or local-exec, in an executable):
    one instruction to reach it, as the runtime's own.  */
-static tree
-slot_var ()
+tree
+ppgcc_slot_var ()
 {
   static tree decl;
   if (!decl)
@@ -176,7 +176,7 @@ store_slots (function *fun, const ppgcc_fn &fn)
                                                  + k * SLOT_BYTES)));
         tree b = create_tmp_reg (slot_ptr, "pp_slot");
         gimple_seq_add_stmt (&seq, gimple_build_assign (b, NOP_EXPR, a));
-        gimple_seq_add_stmt (&seq, gimple_build_assign (slot_var (), b));
+        gimple_seq_add_stmt (&seq, gimple_build_assign (ppgcc_slot_var (), b));
         gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
         k++;
       }
@@ -230,7 +230,7 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
       fn.leaf = leaf_p (fun);
       fn.saved_slot = create_tmp_reg (slot_ptr_type (), "pp_s");
       gimple_seq_add_stmt (&seq, gimple_build_assign (fn.saved_slot,
-                                                      slot_var ()));
+                                                      ppgcc_slot_var ()));
       gcall *call = gimple_build_call (ppgcc_enter_slot_decl (), 3,
                                        build_fold_addr_expr (fn.desc), ret,
                                        fn.saved_slot);
@@ -328,7 +328,7 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
       if (gsi_end_p (gsi) || gimple_code (gsi_stmt (gsi)) != GIMPLE_RETURN)
         continue;
       gimple *exit = fn.enter_slot
-                         ? gimple_build_assign (slot_var (), fn.saved_slot)
+                         ? gimple_build_assign (ppgcc_slot_var (), fn.saved_slot)
                          : (gimple *) gimple_build_call (exit_fn (), 1,
                                                          fn.token);
       gsi_insert_before (&gsi, exit, GSI_SAME_STMT);
