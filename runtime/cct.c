@@ -521,7 +521,32 @@ __pp_enter_slot (struct __pp_fn_desc *fn, void *ret_addr,
   void *site = ret_addr;
   if (parent->fn && parent->site == ret_addr)
     site = CCT_SITE_INLINED;
-  struct cct_edge *e = child (t, parent, site, fn, 1);
+  /* The thread's direct-mapped cache of links first: a slot that misses
+     again and again is one of several callees of an indirect call site
+     or of one call statement GCC duplicated, whose parent has many
+     children (sqlite3VdbeExec's list: hundreds).  */
+  struct cct_link_cache *c
+      = &t->links[((uintptr_t) parent >> 6 ^ (uintptr_t) site >> 2
+                   ^ (uintptr_t) fn >> 4)
+                  & (CCT_LINK_CACHE - 1)];
+  /* A signal handler's entry may refill the entry between two of these
+     reads: the link is taken only when the parent read before and after
+     it is this call's (the entry is written link last, after clearing
+     it).  */
+  struct cct_rec *before = c->parent;
+  atomic_signal_fence (memory_order_seq_cst);
+  struct cct_edge *e = c->edge;
+  atomic_signal_fence (memory_order_seq_cst);
+  if (!(e && before == parent && c->parent == parent && e->site == site
+        && e->fn == fn))
+    {
+      e = child (t, parent, site, fn, 1);
+      c->edge = NULL;
+      atomic_signal_fence (memory_order_seq_cst);
+      c->parent = parent;
+      atomic_signal_fence (memory_order_seq_cst);
+      c->edge = e;
+    }
   struct cct_rec *r = e->to;
   r->calls++;
   r->recursive += e->back;
