@@ -152,6 +152,31 @@ miss_arm (gcall *call, tree lhs)
   return c;
 }
 
+/* A leaf's marker tok = __pp_enter_leaf_unlowered (desc) (context.cc)
+   made the three-operand __pp_enter_slot call in its place: the return address and the slot read
+   there.  */
+static gcall *
+full_marker (gcall *call)
+{
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  tree ret = make_ssa_name (ptr_type_node);
+  gcall *ra = gimple_build_call (builtin_decl_explicit (BUILT_IN_RETURN_ADDRESS),
+                                 1, integer_zero_node);
+  gimple_call_set_lhs (ra, ret);
+  gsi_insert_before (&gsi, ra, GSI_SAME_STMT);
+  tree slot = ppgcc_slot_var ();
+  tree s = make_ssa_name (TREE_TYPE (slot));
+  gsi_insert_before (&gsi, gimple_build_assign (s, slot), GSI_SAME_STMT);
+  gcall *full = gimple_build_call (ppgcc_enter_slot_decl (), 3,
+                                   gimple_call_arg (call, 0), ret, s);
+  gimple_call_set_lhs (full, gimple_call_lhs (call));
+  gimple_set_location (full, gimple_location (call));
+  gsi_insert_before (&gsi, full, GSI_SAME_STMT);
+  unlink_stmt_vdef (call);
+  gsi_remove (&gsi, true);
+  return full;
+}
+
 /* The inline check around CALL (tok = __pp_enter_slot (desc, ret, s)).
    The slot's words are read in the reverse of the order the runtime
    fills them (calls_at, token, key), volatile so that GCC keeps it: a
@@ -161,6 +186,8 @@ static void
 expand_check (gcall *call)
 {
   tree tok = gimple_call_lhs (call);
+  if (gimple_call_num_args (call) == 1)
+    call = full_marker (call);
   tree desc = gimple_call_arg (call, 0), ret = gimple_call_arg (call, 1);
   tree s = gimple_call_arg (call, 2);
   basic_block bb = gimple_bb (call);
@@ -278,13 +305,16 @@ static unsigned int
 lower_entries (function *fun)
 {
   tree enter = ppgcc_enter_slot_decl ();
+  tree leaf_marker = ppgcc_enter_leaf_marker_decl ();
   auto_vec<gcall *> calls;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
       if (gcall *c = dyn_cast<gcall *> (gsi_stmt (gsi)))
-        if (gimple_call_fndecl (c) == enter && gimple_call_lhs (c))
+        if ((gimple_call_fndecl (c) == enter
+             || gimple_call_fndecl (c) == leaf_marker)
+            && gimple_call_lhs (c))
           calls.safe_push (c);
   if (calls.is_empty ())
     return 0;

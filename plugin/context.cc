@@ -79,6 +79,21 @@ ppgcc_enter_slot_decl ()
   return decl;
 }
 
+/* A leaf's marker: __pp_enter_slot's context lookup with the return
+   address and the slot left to the lowering, which always replaces it
+   (the runtime defines no such function: a marker left unlowered fails
+   the link rather than the program).  */
+tree
+ppgcc_enter_leaf_marker_decl ()
+{
+  static tree decl;
+  if (!decl)
+    decl = runtime_fn ("__pp_enter_leaf_unlowered",
+                       build_function_type_list (ptr_u64 (), ptr_type_node,
+                                                 NULL_TREE));
+  return decl;
+}
+
 /* Whether STMT is a call that could enter another context: any call but
    to GCC's own builtins (which do not call back).  */
 static bool
@@ -222,18 +237,30 @@ void
 ppgcc_context_entry (function *fun, ppgcc_fn &fn)
 {
   gimple_seq seq = NULL;
-  tree ret = frame_builtin (&seq, BUILT_IN_RETURN_ADDRESS, "pp_ra");
   fn.token = create_tmp_reg (ptr_u64 (), "pp_ctx");
   if (ppgcc_opts.cct && !ppgcc_opts.nmetrics)
     {
-      /* Callee slots, inline (rt_abi.h).  */
+      /* Callee slots, inline (rt_abi.h).  A leaf's marker has only its
+         descriptor: the return address and the slot are read where it is
+         lowered, so that to GCC's inliner it is one small call (zstd's
+         ZSTD_hash5Ptr stayed out of line, past max-inline-insns-auto, with
+         the two more operands); a function with calls keeps the slot it
+         restores at its returns.  */
       fn.leaf = leaf_p (fun);
-      fn.saved_slot = create_tmp_reg (slot_ptr_type (), "pp_s");
-      gimple_seq_add_stmt (&seq, gimple_build_assign (fn.saved_slot,
-                                                      ppgcc_slot_var ()));
-      gcall *call = gimple_build_call (ppgcc_enter_slot_decl (), 3,
-                                       build_fold_addr_expr (fn.desc), ret,
-                                       fn.saved_slot);
+      gcall *call;
+      if (fn.leaf)
+        call = gimple_build_call (ppgcc_enter_leaf_marker_decl (), 1,
+                                  build_fold_addr_expr (fn.desc));
+      else
+        {
+          tree ret = frame_builtin (&seq, BUILT_IN_RETURN_ADDRESS, "pp_ra");
+          fn.saved_slot = create_tmp_reg (slot_ptr_type (), "pp_s");
+          gimple_seq_add_stmt (&seq, gimple_build_assign (fn.saved_slot,
+                                                          ppgcc_slot_var ()));
+          call = gimple_build_call (ppgcc_enter_slot_decl (), 3,
+                                    build_fold_addr_expr (fn.desc), ret,
+                                    fn.saved_slot);
+        }
       gimple_call_set_lhs (call, fn.token);
       /* In the function's outermost scope: a copy GCC inlines elsewhere
          is then in the scope the inliner makes for the call
@@ -255,6 +282,7 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
     }
   else
     {
+      tree ret = frame_builtin (&seq, BUILT_IN_RETURN_ADDRESS, "pp_ra");
       tree frame = frame_builtin (&seq, BUILT_IN_FRAME_ADDRESS, "pp_fa");
       gcall *call = gimple_build_call (enter_fn (), 3,
                                        build_fold_addr_expr (fn.desc), ret,

@@ -325,6 +325,7 @@ bool ppgcc_context_free_p (function *fun);
    copies count in; context-lower.cc's pass lowers them once GCC has
    inlined.  */
 tree ppgcc_enter_slot_decl ();
+tree ppgcc_enter_leaf_marker_decl ();
 tree ppgcc_slot_var ();
 void ppgcc_note_inlined_counts (tree desc, tree counts);
 opt_pass *ppgcc_new_lower_entries_pass ();
