@@ -69,6 +69,18 @@ add_parm (tree decl, tree type, const char *name)
   return parm;
 }
 
+/* Whether CALLEE is one GCC inlines (declared inline): =clone gives such
+   a callee each site's own duplicate, inlined, as =inline does, rather
+   than one shared by its contexts: a shared one stays out of line and
+   updates every context's registers at each probe (bzip2's bsW, which
+   -O2 inlines at about ten instructions: 519 a call as a shared
+   duplicate with 63 contexts).  */
+static bool
+inlined_callee_p (const ipp_unit_fn *callee)
+{
+  return DECL_DECLARED_INLINE_P (callee->node->decl);
+}
+
 /* A duplicate of CALLEE's plain body: local, with the registers'
    address (and, shared, the context) as its last parameters.  */
 std::unique_ptr<ipp_dup>
@@ -102,7 +114,8 @@ make_dup (ipp_unit_fn *callee, bool shared)
   tree decl = d->decl;
   /* A shared one is made out of line once it has its contexts
      (make_dups).  */
-  if (!shared && ppgcc_opts.ipp == ppgcc_options::IPP_INLINE)
+  if (!shared && (ppgcc_opts.ipp == ppgcc_options::IPP_INLINE
+                  || inlined_callee_p (callee)))
     {
       /* Selective inlining: in place at its one call, at any -O (at -O0
          only always_inline is inlined).  */
@@ -136,7 +149,7 @@ make_dups (ipp_unit &u, std::vector<std::unique_ptr<ipp_dup> > &dups)
         {
           ipp_unit_fn *t = cf.site_target[s];
           bool shared = ppgcc_opts.ipp == ppgcc_options::IPP_CLONE
-                        && !cf.site_parent[s];
+                        && !cf.site_parent[s] && !inlined_callee_p (t);
           ipp_dup *d = shared ? shared_dup[t] : nullptr;
           if (d && ppgcc_opts.ipp_contexts
               && taken[d] >= ppgcc_opts.ipp_contexts)
