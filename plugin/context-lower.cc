@@ -312,14 +312,22 @@ lower_entries (function *fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
       if (gcall *c = dyn_cast<gcall *> (gsi_stmt (gsi)))
-        if ((gimple_call_fndecl (c) == enter
-             || gimple_call_fndecl (c) == leaf_marker)
-            && gimple_call_lhs (c))
+        if (gimple_call_fndecl (c) == enter
+            || gimple_call_fndecl (c) == leaf_marker)
           calls.safe_push (c);
   if (calls.is_empty ())
     return 0;
   for (gcall *c : calls)
     {
+      /* A token nothing uses (a hash-mode function counts its paths
+         elsewhere) may have lost its name: the entry still counts the
+         call, and a leaf's marker must not be left (pcre2's
+         _pcre2_script_run_8 failed to link).  */
+      if (!gimple_call_lhs (c))
+        {
+          gimple_call_set_lhs (c, make_ssa_name (ptr_u64 (), c));
+          update_stmt (c);
+        }
       tree d = gimple_call_arg (c, 0);
       tree *counts = NULL;
       if (inlined_p (c) && inlined_counts && TREE_CODE (d) == ADDR_EXPR)
