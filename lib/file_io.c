@@ -53,11 +53,11 @@ pp_fnv64 (const void *p, size_t n)
   return h;
 }
 
-PP_IO_API void
-pp_buf_put (pp_buf *o, const void *data, size_t n)
+PP_IO_API int
+pp_buf_reserve (pp_buf *o, size_t n)
 {
   if (o->oom)
-    return;
+    return -1;
   if (o->len + n > o->cap)
     {
       size_t cap = o->cap ? o->cap : 4096;
@@ -67,11 +67,19 @@ pp_buf_put (pp_buf *o, const void *data, size_t n)
       if (!b)
         {
           o->oom = 1;
-          return;
+          return -1;
         }
       o->buf = b;
       o->cap = cap;
     }
+  return 0;
+}
+
+PP_IO_API void
+pp_buf_put (pp_buf *o, const void *data, size_t n)
+{
+  if (pp_buf_reserve (o, n) < 0)
+    return;
   memcpy (o->buf + o->len, data, n);
   o->len += n;
 }

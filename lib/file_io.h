@@ -23,6 +23,8 @@ typedef struct
 } pp_buf;
 
 PP_IO_API void pp_buf_put (pp_buf *o, const void *data, size_t n);
+/* Room for N more bytes after LEN: 0, or -1 (and OOM set).  */
+PP_IO_API int pp_buf_reserve (pp_buf *o, size_t n);
 
 /* FNV-1a 64 of N bytes at P (the .ppc's checksum, .ppd versions 1-2).  */
 PP_IO_API uint64_t pp_fnv64 (const void *p, size_t n);

@@ -10,6 +10,7 @@
 #endif
 
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <locale.h>
 #include <stdarg.h>
@@ -100,23 +101,32 @@ ppc_get_u64 (ppc_in *in)
 {
   if (ppc_field (in) < 0)
     return 0;
-  if (in->p >= in->end || *in->p < '0' || *in->p > '9')
+  /* In locals: through IN, every digit stored the cursor back.  */
+  const char *p = in->p, *end = in->end;
+  if (p >= end || (unsigned) (*p - '0') > 9)
     {
       ppc_bad (in, "expected a number");
       return 0;
     }
   uint64_t v = 0;
-  while (in->p < in->end && *in->p >= '0' && *in->p <= '9')
+  /* Up to 19 digits cannot pass 2^64: no overflow test for them (most
+     fields are a few digits, and a profile holds millions).  */
+  const char *fast_end = end - p > 19 ? p + 19 : end;
+  while (p < fast_end && (unsigned) (*p - '0') <= 9)
+    v = v * 10 + (unsigned) (*p++ - '0');
+  while (p < end && (unsigned) (*p - '0') <= 9)
     {
-      unsigned d = (unsigned) (*in->p++ - '0');
+      unsigned d = (unsigned) (*p++ - '0');
       if (v > (UINT64_MAX - d) / 10)
         {
+          in->p = p;
           ppc_bad (in, "number out of range");
           return 0;
         }
       v = v * 10 + d;
     }
-  if (in->p < in->end && *in->p != ' ')
+  in->p = p;
+  if (p < end && *p != ' ')
     ppc_bad (in, "expected a number");
   return v;
 }
@@ -250,16 +260,33 @@ ppc_get_escaped_str (ppc_in *in, uint32_t *len_out)
       ppc_bad (in, "expected a string");
       return NULL;
     }
+  /* The closing quote is the first one after an even run of
+     backslashes: found with memchr, as the metadata is most of a large
+     profile's bytes.  */
   const char *q = ++in->p;
-  while (q < in->end && *q != '"')
+  for (;;)
     {
-      unsigned char c = (unsigned char) *q;
-      if (c < 0x20 || c >= 0x7f)
+      q = memchr (q, '"', (size_t) (in->end - q));
+      if (!q)
         {
-          ppc_bad (in, "unescaped byte in a string");
-          return NULL;
+          q = in->end;
+          break;
         }
-      q += (c == '\\' && q + 1 < in->end) ? 2 : 1;
+      size_t bs = 0;
+      while (q - bs > in->p && q[-1 - (ptrdiff_t) bs] == '\\')
+        bs++;
+      if (bs % 2 == 0)
+        break;
+      q++;
+    }
+  /* Printable ASCII only: checked without a branch per byte.  */
+  unsigned bad = 0;
+  for (const char *c = in->p; c < q; c++)
+    bad |= (unsigned) ((unsigned char) *c - 0x20u >= 0x5fu);
+  if (bad)
+    {
+      ppc_bad (in, "unescaped byte in a string");
+      return NULL;
     }
   if (q >= in->end || q - in->p > UINT32_MAX)
     {
@@ -606,10 +633,10 @@ ppc_decode_body (ppc_in *in, ppc_profile *out)
 
 /* The end line "end LINES CHECKSUM": 0; -1 with *WHY; -2 when only the
    checksum is wrong.  LAST is its start, NLINES the number of lines
-   before it.  */
+   before it; VERSION picks the checksum (FNV-1a before version 3).  */
 static int
 ppc_check_seal (const char *buf, size_t len, size_t last,
-                unsigned long nlines, const char **why)
+                unsigned long nlines, unsigned version, const char **why)
 {
   const char *p = buf + last, *e = buf + len - 1;
   if (e - p < 4 || memcmp (p, "end ", 4) != 0)
@@ -639,7 +666,8 @@ ppc_check_seal (const char *buf, size_t len, size_t last,
                        nlines + 1, (unsigned long long) count, nlines);
       return -1;
     }
-  if (pp_fnv64 (buf, last) != sum)
+  if ((version >= 3 ? pp_sum64_lanes (buf, last) : pp_fnv64 (buf, last))
+      != sum)
     {
       *why = "checksum mismatch (corrupted)";
       return -2;
@@ -665,13 +693,13 @@ ppc_decode (const char *buf, size_t len, ppc_profile *out, const char **why)
   /* Every line ends in '\n': a file that does not was cut short.  */
   unsigned long nlines = 0;
   size_t last = 0; /* the start of the last line */
-  for (size_t i = 0; i < len; i++)
-    if (buf[i] == '\n')
-      {
-        nlines++;
-        if (i + 1 < len)
-          last = i + 1;
-      }
+  for (const char *nl = buf, *e = buf + len;
+       (nl = memchr (nl, '\n', (size_t) (e - nl))) != NULL; nl++)
+    {
+      nlines++;
+      if (nl + 1 < e)
+        last = (size_t) (nl + 1 - buf);
+    }
   if (buf[len - 1] != '\n')
     {
       *why = ppc_whyf ("truncated at line %lu", nlines + 1);
@@ -700,7 +728,8 @@ ppc_decode (const char *buf, size_t len, ppc_profile *out, const char **why)
       return -1;
     }
   const char *seal_why = NULL;
-  int sealed = ppc_check_seal (buf, len, last, nlines - 1, &seal_why);
+  int sealed = ppc_check_seal (buf, len, last, nlines - 1,
+                               (unsigned) version, &seal_why);
   if (sealed == -1)
     {
       *why = seal_why;

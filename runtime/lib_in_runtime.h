@@ -86,6 +86,7 @@
 
 /* lib/file_io.c, lib/elf_section.c */
 #define pp_buf_put __pp_buf_put
+#define pp_buf_reserve __pp_buf_reserve
 #define pp_fnv64 __pp_fnv64
 #define pp_sum64 __pp_sum64
 #define pp_sum64_lanes __pp_sum64_lanes

@@ -41,9 +41,12 @@ extern "C" {
 #endif
 
 /* Version 2: functions in up to PPC_MAX_VERSIONS CFG versions, the
-   older ones flagged PP_FN_OLDER, and each metric's runs.  Version 1
-   files are still read.  */
-#define PPC_VERSION 2u
+   older ones flagged PP_FN_OLDER, and each metric's runs.  Version 3: the
+   same records, sealed with pp_sum64_lanes instead of FNV-1a (FNV's
+   multiply per byte was a tenth of a short program's exit write, once
+   over the old file and once over the new).  Versions 1 and 2 are still
+   read.  */
+#define PPC_VERSION 3u
 #define PPC_NO_FN UINT32_MAX
 #define PPC_MAX_METRICS 8
 /* CFG versions of one function (name and source) a profile keeps: builds

@@ -3,10 +3,12 @@
    merging (matching and new contexts, recursion counts, saturation,
    checksum changes, metric lists that differ), and the rejection of
    truncated and corrupted files with a reason naming the line.  */
+#define _GNU_SOURCE /* memmem */
 #include "test_ppc.h"
 
 #include "pp/ppc.h"
 #include "pp/rt_abi.h"
+#include "file_io.h"
 
 #include <CUnit/CUnit.h>
 #include <locale.h>
@@ -190,7 +192,7 @@ test_round_trip (void)
   size_t len;
   char *buf = encode (&p, &len);
   CU_ASSERT_FATAL (buf != NULL);
-  CU_ASSERT_EQUAL (strncmp (buf, "ppgcc-context-profile 2\n", 24), 0);
+  CU_ASSERT_EQUAL (strncmp (buf, "ppgcc-context-profile 3\n", 24), 0);
   CU_ASSERT_EQUAL (buf[len - 1], '\n');
   /* Printable ASCII, one record per line.  */
   int clean = 1;
@@ -568,10 +570,10 @@ test_merge_metric_lists (void)
   CU_ASSERT_EQUAL (a.nodes[x].excl[0], 40);
   CU_ASSERT_EQUAL (a.nodes[x].excl[2], 40);
 
-  /* Each metric's runs survive the file (format version 2).  */
+  /* Each metric's runs survive the file (format version 2 on).  */
   size_t len;
   char *buf = encode (&a, &len);
-  CU_ASSERT (!strncmp (buf, "ppgcc-context-profile 2\n", 24));
+  CU_ASSERT (!strncmp (buf, "ppgcc-context-profile 3\n", 24));
   ppc_profile q;
   CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
   CU_ASSERT_EQUAL (q.metrics[0].runs, 3);
@@ -742,10 +744,95 @@ test_corrupted (void)
   free (buf);
 
   expect_reject ("PPD\x01", 4, "not a ppgcc context profile");
-  const char *v3 = "ppgcc-context-profile 3\nend 1 0\n";
-  expect_reject (v3, strlen (v3),
-                 "context profile format version 3 not supported by this "
-                 "ppgcc (it reads versions 1 to 2)");
+  const char *v4 = "ppgcc-context-profile 4\nend 1 0\n";
+  expect_reject (v4, strlen (v4),
+                 "context profile format version 4 not supported by this "
+                 "ppgcc (it reads versions 1 to 3)");
+}
+
+/* Every number reads back as written, at each digit count: the writer
+   puts two digits per division.  */
+static void
+test_numbers_round_trip (void)
+{
+  ppc_profile p;
+  init_profile (&p, 1, 1);
+  uint32_t f = add_fn (&p, "f", 1, "m");
+  p.fns[f].num_paths = 0; /* any id */
+  uint32_t n = add_node (&p, 0, f, "s", UINT64_MAX, 0, 0);
+  uint64_t want[64];
+  int k = 0;
+  uint64_t pow10 = 1;
+  for (int d = 0; d < 20; d++, pow10 *= 10)
+    {
+      if (d)
+        want[k++] = pow10 - 1;
+      want[k++] = pow10;
+      want[k++] = pow10 + 1;
+    }
+  want[k++] = UINT64_MAX;
+  for (int i = 0; i < k; i++)
+    add_path (&p, n, (uint64_t) i, want[i], want[k - 1 - i], 0);
+  size_t len;
+  char *buf = encode (&p, &len);
+  CU_ASSERT_FATAL (buf != NULL);
+  static const char last[] = "\npath 59 18446744073709551615 1\n";
+  CU_ASSERT_PTR_NOT_NULL (memmem (buf, len, last, sizeof last - 1));
+  ppc_profile q;
+  const char *why;
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (q.nodes[1].npaths, (uint64_t) k);
+  for (int i = 0; i < k; i++)
+    {
+      CU_ASSERT_EQUAL (q.nodes[1].paths[i].count, want[i]);
+      CU_ASSERT_EQUAL (q.nodes[1].paths[i].metric[0], want[k - 1 - i]);
+    }
+  CU_ASSERT_EQUAL (q.nodes[1].calls, UINT64_MAX);
+  ppc_free (&q);
+  ppc_free (&p);
+  free (buf);
+}
+
+/* Versions 1 and 2 are sealed with FNV-1a, version 3 with
+   pp_sum64_lanes (test_ppd.c checks that one against its definition):
+   each file is read with its own version's checksum, never the other.  */
+static void
+test_checksum_by_version (void)
+{
+  static const char body[] = "runs 1\nkind cct\nmetrics 0\nfunctions 0\n"
+                             "nodes 1\nnode 0 - - \"\" 0 0 0\n";
+  for (int version = 2; version <= 3; version++)
+    {
+      char text[256];
+      snprintf (text, sizeof text, "ppgcc-context-profile %d\n%s", version,
+                body);
+      size_t len;
+      char *fnv = seal (text, &len);
+      char *lanes = malloc (len + 1);
+      CU_ASSERT_FATAL (lanes != NULL);
+      unsigned lines = 0;
+      for (const char *c = text; *c; c++)
+        lines += *c == '\n';
+      snprintf (lanes, len + 1, "%send %u %016llx\n", text, lines,
+                (unsigned long long) pp_sum64_lanes (text, strlen (text)));
+      ppc_profile q;
+      const char *why;
+      int fnv_ok = ppc_decode (fnv, len, &q, &why) == 0;
+      if (fnv_ok)
+        ppc_free (&q);
+      int lanes_ok = ppc_decode (lanes, strlen (lanes), &q, &why) == 0;
+      if (lanes_ok)
+        {
+          CU_ASSERT_EQUAL (q.nnodes, 1);
+          ppc_free (&q);
+        }
+      else
+        CU_ASSERT_STRING_EQUAL (why, "checksum mismatch (corrupted)");
+      CU_ASSERT_EQUAL (fnv_ok, version < 3);
+      CU_ASSERT_EQUAL (lanes_ok, version >= 3);
+      free (fnv);
+      free (lanes);
+    }
 }
 
 static void
@@ -916,4 +1003,6 @@ pp_add_ppc_tests (void)
   CU_add_test (s, "corrupted files", test_corrupted);
   CU_add_test (s, "malformed files", test_malformed);
   CU_add_test (s, "objects of the call sites", test_objects);
+  CU_add_test (s, "the checksum by format version", test_checksum_by_version);
+  CU_add_test (s, "numbers of every digit count", test_numbers_round_trip);
 }
