@@ -248,6 +248,31 @@ ppc_get_str (ppc_in *in, uint32_t *len_out)
 }
 
 #ifdef PPC_ESCAPED_META
+/* Whether the N bytes at S are all printable ASCII (0x20-0x7e), eight at
+   a time: the escaped metadata is most of a large profile (sqlite3: 2 MB
+   of 2.9), and a test per byte cost 9 instructions a byte.  A word has a
+   byte below 0x20 when (w - 0x20..) & ~w & 0x80.. is not zero, and one
+   above 0x7e when (w + 0x01..) | w has a high bit set.  */
+static int
+ppc_printable (const char *s, size_t n)
+{
+  const uint64_t ones = 0x0101010101010101ull, highs = ones * 0x80;
+  uint64_t bad = 0;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    {
+      uint64_t w;
+      memcpy (&w, s + i, 8);
+      bad |= ((w - ones * 0x20) & ~w) | ((w + ones) | w);
+    }
+  if (bad & highs)
+    return 0;
+  for (; i < n; i++)
+    if ((unsigned char) s[i] - 0x20u >= 0x5fu)
+      return 0;
+  return 1;
+}
+
 /* A quoted string as the file has it (escapes kept), in a new
    NUL-terminated buffer: its bytes are checked, not unescaped.  */
 static char *
@@ -279,11 +304,7 @@ ppc_get_escaped_str (ppc_in *in, uint32_t *len_out)
         break;
       q++;
     }
-  /* Printable ASCII only: checked without a branch per byte.  */
-  unsigned bad = 0;
-  for (const char *c = in->p; c < q; c++)
-    bad |= (unsigned) ((unsigned char) *c - 0x20u >= 0x5fu);
-  if (bad)
+  if (!ppc_printable (in->p, (size_t) (q - in->p)))
     {
       ppc_bad (in, "unescaped byte in a string");
       return NULL;
