@@ -35,6 +35,12 @@
 /* desc -> its leaf's flat counters (ppgcc_note_inlined_counts).  */
 static hash_map<tree, tree> *inlined_counts;
 
+bool
+ppgcc_has_inlined_counts (tree desc)
+{
+  return inlined_counts && inlined_counts->get (desc);
+}
+
 void
 ppgcc_note_inlined_counts (tree desc, tree counts)
 {
@@ -101,8 +107,8 @@ increment (gimple_stmt_iterator *gsi, tree ptr, HOST_WIDE_INT off)
 /* Whether STMT comes from a body inlined into this function: its scope
    is inside the scope the inliner made for the call, whose origin is the
    inlined function.  */
-static bool
-inlined_p (gimple *stmt)
+bool
+ppgcc_inlined_copy_p (const gimple *stmt)
 {
   for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
        b = BLOCK_SUPERCONTEXT (b))
@@ -301,6 +307,33 @@ lower_flat (gcall *call, tree counts, uint64_t num_paths)
   gsi_remove (&cg, true);
 }
 
+/* The entry marker at GSI, an asm until now (context.cc), as the call
+   the lowering expands: tok = __pp_enter_leaf_unlowered (desc) for a
+   leaf (its slot operand is read again there), else
+   tok = __pp_enter_slot (desc, ret, s).  */
+static gcall *
+marker_call (gimple_stmt_iterator *gsi, tree enter, tree leaf_marker)
+{
+  gasm *a = as_a<gasm *> (gsi_stmt (*gsi));
+  tree tok = TREE_VALUE (gimple_asm_output_op (a, 0));
+  gcall *c;
+  if (gimple_asm_ninputs (a) == 2)
+    c = gimple_build_call (leaf_marker, 1,
+                           TREE_VALUE (gimple_asm_input_op (a, 0)));
+  else
+    c = gimple_build_call (enter, 3, TREE_VALUE (gimple_asm_input_op (a, 0)),
+                           TREE_VALUE (gimple_asm_input_op (a, 1)),
+                           TREE_VALUE (gimple_asm_input_op (a, 2)));
+  gimple_set_block (c, gimple_block (a));
+  if (TREE_CODE (tok) == SSA_NAME)
+    {
+      gimple_call_set_lhs (c, tok);
+      SSA_NAME_DEF_STMT (tok) = c;
+    }
+  gsi_replace (gsi, c, false);
+  return c;
+}
+
 static unsigned int
 lower_entries (function *fun)
 {
@@ -311,7 +344,9 @@ lower_entries (function *fun)
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
-      if (gcall *c = dyn_cast<gcall *> (gsi_stmt (gsi)))
+      if (ppgcc_entry_marker_p (gsi_stmt (gsi)))
+        calls.safe_push (marker_call (&gsi, enter, leaf_marker));
+      else if (gcall *c = dyn_cast<gcall *> (gsi_stmt (gsi)))
         if (gimple_call_fndecl (c) == enter
             || gimple_call_fndecl (c) == leaf_marker)
           calls.safe_push (c);
@@ -330,7 +365,9 @@ lower_entries (function *fun)
         }
       tree d = gimple_call_arg (c, 0);
       tree *counts = NULL;
-      if (inlined_p (c) && inlined_counts && TREE_CODE (d) == ADDR_EXPR)
+      /* Only a leaf's marker: a function with calls left has slots.  */
+      if (gimple_call_num_args (c) == 1 && ppgcc_inlined_copy_p (c)
+          && inlined_counts && TREE_CODE (d) == ADDR_EXPR)
         counts = inlined_counts->get (TREE_OPERAND (d, 0));
       if (counts)
         {

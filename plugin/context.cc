@@ -79,10 +79,60 @@ ppgcc_enter_slot_decl ()
   return decl;
 }
 
-/* A leaf's marker: __pp_enter_slot's context lookup with the return
-   address and the slot left to the lowering, which always replaces it
-   (the runtime defines no such function: a marker left unlowered fails
-   the link rather than the program).  */
+/* A function's entry marker until the lowering replaces it: an empty
+   volatile asm, TOKEN = f (&DESC, S) for a leaf, TOKEN = f (&DESC, RET, S)
+   for a function with calls (the operands of __pp_enter_slot; a leaf's
+   return address is read where it is lowered).  S, the value of
+   __pp_slot, is an operand of both: the lowered check reads it, and GCC's
+   interprocedural analyses must see that it does, or a caller's store of
+   the slot before a call looks dead to them (a static leaf called from a
+   body GCC inlined missed its slot on every call).  To GCC's
+   inliner an asm costs one instruction in size and time, where a call
+   costs three or five in size and ten in time, in the callee and in
+   every caller it would be inlined into: lua's index2value stayed out of
+   line past max-inline-insns-auto (41 against 36 in size with Ball-Larus
+   probes), its callers' entry calls taking away the "big speedup" that
+   lets -O2 inline it.  The lowering turns a marker into a call to
+   __pp_enter_leaf_unlowered or __pp_enter_slot (context-lower.cc).  Its
+   text is an assembler error: a marker left unlowered fails the build,
+   never the program.  */
+const char *const ppgcc_entry_marker_asm
+    = ".error \"ppgcc: a calling-context entry was not lowered\"";
+
+static void
+push_operand (vec<tree, va_gc> **ops, const char *constraint, tree value)
+{
+  tree c = build_string ((int) strlen (constraint) + 1, constraint);
+  vec_safe_push (*ops, build_tree_list (build_tree_list (NULL_TREE, c),
+                                        value));
+}
+
+gasm *
+ppgcc_entry_marker (tree token, tree desc, tree ret, tree slot)
+{
+  vec<tree, va_gc> *outputs = NULL, *inputs = NULL;
+  push_operand (&outputs, "=r", token);
+  push_operand (&inputs, "X", build_fold_addr_expr (desc));
+  if (ret)
+    push_operand (&inputs, "X", ret);
+  push_operand (&inputs, "X", slot);
+  gasm *a = gimple_build_asm_vec (ppgcc_entry_marker_asm, inputs, outputs,
+                                  NULL, NULL);
+  gimple_asm_set_volatile (a, true);
+  return a;
+}
+
+bool
+ppgcc_entry_marker_p (const gimple *stmt)
+{
+  const gasm *a = dyn_cast<const gasm *> (stmt);
+  return a && gimple_asm_noutputs (a) == 1
+         && (gimple_asm_ninputs (a) == 2 || gimple_asm_ninputs (a) == 3)
+         && !strcmp (gimple_asm_string (a), ppgcc_entry_marker_asm);
+}
+
+/* The call a leaf's marker is lowered through (context-lower.cc).  The
+   runtime defines no such function.  */
 tree
 ppgcc_enter_leaf_marker_decl ()
 {
@@ -96,8 +146,8 @@ ppgcc_enter_leaf_marker_decl ()
 
 /* Whether STMT is a call that could enter another context: any call but
    to GCC's own builtins (which do not call back).  */
-static bool
-site_p (gimple *stmt)
+bool
+ppgcc_context_site_p (const gimple *stmt)
 {
   return is_gimple_call (stmt) && !gimple_call_internal_p (stmt)
          && !gimple_call_builtin_p (stmt, BUILT_IN_NORMAL);
@@ -114,7 +164,7 @@ leaf_p (function *fun)
          gsi_next (&gsi))
       {
         gimple *stmt = gsi_stmt (gsi);
-        if (site_p (stmt))
+        if (ppgcc_context_site_p (stmt))
           return false;
         if (gimple_code (stmt) == GIMPLE_ASM)
           return false;
@@ -181,7 +231,7 @@ store_slots (function *fun, const ppgcc_fn &fn)
          gsi_next (&gsi))
       {
         gimple *stmt = gsi_stmt (gsi);
-        if (!site_p (stmt))
+        if (!ppgcc_context_site_p (stmt))
           continue;
         gimple_seq seq = NULL;
         tree a = create_tmp_reg (ptr_u64 (), "pp_slota");
@@ -233,6 +283,42 @@ frame_builtin (gimple_seq *seq, built_in_function code, const char *name)
   return var;
 }
 
+/* Whether every call FUN makes that could enter a context is a direct
+   call to a small function defined in this unit: one GCC's early inliner
+   may take in whole, which leaves FUN a leaf (context-leaf.cc).  */
+static bool
+may_become_leaf_p (function *fun)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        gimple *stmt = gsi_stmt (gsi);
+        if (gimple_code (stmt) == GIMPLE_ASM)
+          return false;
+        if (!ppgcc_context_site_p (stmt))
+          continue;
+        tree callee = gimple_call_fndecl (stmt);
+        cgraph_node *node = callee ? cgraph_node::get (callee) : NULL;
+        if (!node || !node->definition || callee == fun->decl
+            || TREE_PUBLIC (callee))
+          return false;
+      }
+  return true;
+}
+
+/* Where FN's bodies inlined elsewhere count, flat: its paths, its calls,
+   then the runtime's copy of both (cct.c).  */
+void
+ppgcc_give_inlined_counts (ppgcc_fn &fn)
+{
+  fn.inlined = ppgcc_new_metrics (2 * (fn.num_paths + 1));
+  /* Nothing refers to it until the descriptor is made: kept.  */
+  varpool_node::get (fn.inlined)->force_output = true;
+  ppgcc_note_inlined_counts (fn.desc, fn.inlined);
+}
+
 void
 ppgcc_context_entry (function *fun, ppgcc_fn &fn)
 {
@@ -247,38 +333,36 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
          the two more operands); a function with calls keeps the slot it
          restores at its returns.  */
       fn.leaf = leaf_p (fun);
-      gcall *call;
+      gimple *entry;
       if (fn.leaf)
-        call = gimple_build_call (ppgcc_enter_leaf_marker_decl (), 1,
-                                  build_fold_addr_expr (fn.desc));
+        {
+          tree s = create_tmp_reg (slot_ptr_type (), "pp_s");
+          gimple_seq_add_stmt (&seq, gimple_build_assign (s,
+                                                          ppgcc_slot_var ()));
+          entry = ppgcc_entry_marker (fn.token, fn.desc, NULL_TREE, s);
+        }
       else
         {
           tree ret = frame_builtin (&seq, BUILT_IN_RETURN_ADDRESS, "pp_ra");
           fn.saved_slot = create_tmp_reg (slot_ptr_type (), "pp_s");
           gimple_seq_add_stmt (&seq, gimple_build_assign (fn.saved_slot,
                                                           ppgcc_slot_var ()));
-          call = gimple_build_call (ppgcc_enter_slot_decl (), 3,
-                                    build_fold_addr_expr (fn.desc), ret,
-                                    fn.saved_slot);
+          entry = ppgcc_entry_marker (fn.token, fn.desc, ret,
+                                      fn.saved_slot);
         }
-      gimple_call_set_lhs (call, fn.token);
       /* In the function's outermost scope: a copy GCC inlines elsewhere
          is then in the scope the inliner makes for the call
          (context-lower.cc tells the copies apart by it).  */
-      gimple_set_block (call, DECL_INITIAL (fun->decl));
-      gimple_seq_add_stmt (&seq, call);
+      gimple_set_block (entry, DECL_INITIAL (fun->decl));
+      gimple_seq_add_stmt (&seq, entry);
       fn.enter_slot = true;
       if (!fn.leaf)
         fn.num_sites = store_slots (fun, fn);
-      else if (!(fn.flags & (PP_FN_HASHED | PP_FN_HPT)))
-        {
-          /* Where its bodies inlined elsewhere count, flat: its paths,
-             its calls, then the runtime's copy of both (cct.c).  */
-          fn.inlined = ppgcc_new_metrics (2 * (fn.num_paths + 1));
-          /* Nothing refers to it until the descriptor is made: kept.  */
-          varpool_node::get (fn.inlined)->force_output = true;
-          ppgcc_note_inlined_counts (fn.desc, fn.inlined);
-        }
+      /* A function whose every call may be inlined early has flat
+         counters too, for when it is a leaf by then (context-leaf.cc).  */
+      if ((fn.leaf || may_become_leaf_p (fun))
+          && !(fn.flags & (PP_FN_HASHED | PP_FN_HPT)))
+        ppgcc_give_inlined_counts (fn);
     }
   else
     {

@@ -326,9 +326,19 @@ bool ppgcc_context_free_p (function *fun);
    inlined.  */
 tree ppgcc_enter_slot_decl ();
 tree ppgcc_enter_leaf_marker_decl ();
+gasm *ppgcc_entry_marker (tree token, tree desc, tree ret, tree slot);
+bool ppgcc_entry_marker_p (const gimple *stmt);
 tree ppgcc_slot_var ();
 void ppgcc_note_inlined_counts (tree desc, tree counts);
+bool ppgcc_has_inlined_counts (tree desc);
+void ppgcc_give_inlined_counts (ppgcc_fn &fn);
+/* Whether STMT is a call that could enter another context; whether it is
+   in a body GCC inlined here.  */
+bool ppgcc_context_site_p (const gimple *stmt);
+bool ppgcc_inlined_copy_p (const gimple *stmt);
 opt_pass *ppgcc_new_lower_entries_pass ();
+/* context-leaf.cc: after the early inliner.  */
+opt_pass *ppgcc_new_context_leaf_pass ();
 void ppgcc_context_exits (function *fun, const ppgcc_fn &fn);
 void ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn);
 

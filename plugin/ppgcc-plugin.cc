@@ -170,8 +170,14 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
      on each function after IPA (ehdisp is there at every -O level).  */
   if (ppgcc_opts.mode != PPGCC_MODE_USE && ppgcc_opts.cct
       && !ppgcc_opts.nmetrics)
-    register_pass (info->base_name, ppgcc_new_lower_entries_pass (),
-                   "ehdisp");
+    {
+      register_pass (info->base_name, ppgcc_new_lower_entries_pass (),
+                     "ehdisp");
+      /* A function whose calls the early inliner took in whole turns
+         into a leaf before the IPA inliner weighs it.  */
+      register_pass (info->base_name, ppgcc_new_context_leaf_pass (),
+                     "einline");
+    }
   if (ppgcc_opts.switching == ppgcc_options::SWITCH_ENTRY)
     register_pass (info->base_name, ppgcc_new_switch_local_pass (),
                    "visibility");

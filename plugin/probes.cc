@@ -131,6 +131,10 @@ path_index (gimple_seq *seq, tree reg, bool uses_reg, uint64_t off)
 {
   if (!uses_reg)
     return u64_cst (off);
+  /* REG itself when OFF is 0: an addition of 0 is still a statement to
+     the inliner's size and time estimates when it weighs the function.  */
+  if (off == 0)
+    return reg;
   tree index = create_tmp_reg (ppgcc_u64_type (), "pp_i");
   gimple_seq_add_stmt (seq, gimple_build_assign (index, PLUS_EXPR, reg,
                                                  u64_cst (off)));

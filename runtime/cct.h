@@ -49,6 +49,9 @@ struct cct_rec
   struct cct_rec *parent;
   void *site;                    /* return address; NULL in flat mode,
                                     CCT_SITE_INLINED */
+  void *frame_ret;               /* the return address of the frame it
+                                    runs in: its own call's, or for a
+                                    body inlined, its caller's */
   uint64_t recursive;            /* calls made while the record was
                                     already active (§4.1: folded) */
   uint64_t active;               /* its entries on the shadow stack */
