@@ -183,6 +183,10 @@ std::string ppgcc_metadata (function *fun, const ppgcc_cfg &cfg,
    one's.  */
 uint32_t ppgcc_cfg_checksum (const ppgcc_cfg &cfg);
 
+/* fn-file.cc: the source file of FUN's definition, where its paths'
+   lines are (not a system header that declared it first).  */
+const char *ppgcc_function_file (function *fun);
+
 /* profile-choose.cc: how many trailing path components A and B share;
    and of several profiles FILES equally near the object, the one to use
    for the compile of SOURCE: their sum in *OUT (true) when they are of

@@ -470,7 +470,7 @@ ppgcc_profile_function (function *fun, const char *name, uint32_t checksum,
     return nullptr;
   uint32_t other = 0;
   bool segments;
-  const ppd_fn *f = lookup (name, DECL_SOURCE_FILE (fun->decl), checksum,
+  const ppd_fn *f = lookup (name, ppgcc_function_file (fun), checksum,
                             mismatch, &other, &segments);
   if (segments && !*mismatch)
     inform (DECL_SOURCE_LOCATION (fun->decl),
