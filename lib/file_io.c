@@ -339,7 +339,10 @@ pp_read_own_file (const char *path, const char *magic, size_t mlen,
    pp_unlock is given the descriptor alone: the lock file's name is kept
    in a slot claimed by compare-and-swap (no mutex, which a fork in
    another thread could leave held in the child).  When all are taken the
-   lock file stays, as a killed writer's does.  */
+   lock file stays, as a killed writer's does.  Runtimes older than this
+   scheme neither remove the file nor check the name: one of them and a
+   newer one writing the same profile at once (an object rebuilt with a
+   newer ppgcc while the older binary still runs) are not serialised.  */
 #define PP_LOCK_SLOTS 16
 static int pp_lock_fd[PP_LOCK_SLOTS]; /* descriptor + 1; 0: free */
 static char *pp_lock_name[PP_LOCK_SLOTS];
