@@ -334,6 +334,33 @@ pp_read_own_file (const char *path, const char *magic, size_t mlen,
   return rc;
 }
 
+/* Locks.  A writer of PATH holds a write lock (fcntl: released when the
+   process dies, not inherited by a fork's child) on the file PATH.lock,
+   and removes that file before it lets go, so that none is left behind
+   (only a writer killed while it held the lock leaves one, which the next
+   writer takes and removes).  A waiter that then gets the lock holds it
+   on a file no longer at that name, while a newcomer may have made a new
+   one and locked that: so a lock counts only when, once taken, the name
+   still leads to the locked file; else it is taken again.  PATH itself
+   cannot be the lock: it is replaced by rename at every write.
+
+   pp_unlock is given the descriptor alone: the lock file's name is kept
+   in a slot claimed by compare-and-swap (no mutex, which a fork in
+   another thread could leave held in the child).  When all are taken the
+   lock file stays, as a killed writer's does.  Runtimes older than this
+   scheme neither remove the file nor check the name: one of them and a
+   newer one writing the same profile at once (an object rebuilt with a
+   newer ppgcc while the older binary still runs) are not serialised.  */
+#define PP_LOCK_SLOTS 16
+static int pp_lock_fd[PP_LOCK_SLOTS]; /* descriptor + 1; 0: free */
+static char *pp_lock_name[PP_LOCK_SLOTS];
+
+static int
+pp_same_file (const struct stat *a, const struct stat *b)
+{
+  return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 /* The lock file beside PATH ("PATH.lock"), opened and locked for
    writing; never through a symbolic link, never anything but a regular
    file.  The descriptor, or -1 with *WHY.  */
@@ -348,35 +375,69 @@ pp_lock_beside (const char *path, const char **why)
       return -1;
     }
   snprintf (lock_path, n, "%s.lock", path);
-  int fd = open (lock_path,
-                 O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
-  int open_errno = errno;
-  free (lock_path);
-  struct stat st;
-  if (fd < 0)
+  int fd;
+  for (;;)
     {
-      *why = open_errno == ELOOP ? "a symbolic link (not followed)"
-                                 : strerror (open_errno);
-      errno = open_errno; /* ENOENT: the caller may make the directory */
-    }
-  else if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
-    {
-      *why = "not a regular file";
+      fd = open (lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK
+                                | O_CLOEXEC,
+                 0644);
+      int open_errno = errno;
+      struct stat st, now;
+      if (fd < 0)
+        {
+          *why = open_errno == ELOOP ? "a symbolic link (not followed)"
+                                     : strerror (open_errno);
+          free (lock_path);
+          errno = open_errno; /* ENOENT: the caller may make the directory */
+          return -1;
+        }
+      if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+        {
+          *why = "not a regular file";
+          close (fd);
+          free (lock_path);
+          return -1;
+        }
+      struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+      while (fcntl (fd, F_SETLKW, &fl) < 0 && errno == EINTR)
+        ;
+      /* Removed by the holder this one waited for, or made anew since.  */
+      if (lstat (lock_path, &now) == 0 ? pp_same_file (&st, &now)
+                                       : errno != ENOENT)
+        break;
       close (fd);
-      fd = -1;
     }
-  if (fd < 0)
-    return -1;
-  struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-  while (fcntl (fd, F_SETLKW, &fl) < 0 && errno == EINTR)
-    ;
+  for (int i = 0; i < PP_LOCK_SLOTS; i++)
+    {
+      int free_slot = 0;
+      if (__atomic_compare_exchange_n (&pp_lock_fd[i], &free_slot, fd + 1, 0,
+                                       __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        {
+          pp_lock_name[i] = lock_path;
+          return fd;
+        }
+    }
+  free (lock_path);
   return fd;
 }
 
-/* Releases pp_lock_beside's lock.  */
+/* Releases pp_lock_beside's lock, its file removed first.  */
 PP_IO_API void
 pp_unlock (int fd)
 {
+  char *name = NULL;
+  for (int i = 0; i < PP_LOCK_SLOTS && !name; i++)
+    if (__atomic_load_n (&pp_lock_fd[i], __ATOMIC_ACQUIRE) == fd + 1)
+      {
+        name = pp_lock_name[i];
+        pp_lock_name[i] = NULL;
+        __atomic_store_n (&pp_lock_fd[i], 0, __ATOMIC_RELEASE);
+      }
+  struct stat st, now;
+  if (name && fstat (fd, &st) == 0 && lstat (name, &now) == 0
+      && pp_same_file (&st, &now))
+    unlink (name);
+  free (name);
   struct flock fl = { .l_type = F_UNLCK, .l_whence = SEEK_SET };
   fcntl (fd, F_SETLK, &fl);
   close (fd);

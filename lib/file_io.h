@@ -59,7 +59,8 @@ PP_IO_API int pp_read_own_file (const char *path, const char *magic,
                                 const char **why);
 
 /* The lock file beside PATH ("PATH.lock"), locked for writing: its
-   descriptor, or -1 with *WHY; pp_unlock releases it.  */
+   descriptor, or -1 with *WHY; pp_unlock removes the file and releases
+   the lock (file_io.c says how that stays safe).  */
 PP_IO_API int pp_lock_beside (const char *path, const char **why);
 PP_IO_API void pp_unlock (int fd);
 

@@ -132,7 +132,7 @@ ppgcc_build_cfg (function *fun, ppgcc_cfg &cfg)
   cfg.graph = pp_graph_new ();
   int nb = last_basic_block_for_fn (fun);
   std::vector<int> node_of (nb, -1);
-  const char *file = DECL_SOURCE_FILE (fun->decl);
+  const char *file = ppgcc_function_file (fun);
   char name[32];
   for (int i = 0; i < nb; i++)
     {
@@ -238,7 +238,7 @@ ppgcc_metadata (function *fun, const ppgcc_cfg &cfg, uint32_t checksum)
   m += "function ";
   m += IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
   m += "\nfile ";
-  append_quoted (m, DECL_SOURCE_FILE (fun->decl));
+  append_quoted (m, ppgcc_function_file (fun));
   snprintf (buf, sizeof buf, "\nchecksum 0x%08x\nmax_paths %llu%s\n",
             checksum, (unsigned long long) cfg.max_paths,
             cfg.max_paths ? " fitted" : "");

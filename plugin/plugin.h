@@ -183,6 +183,20 @@ std::string ppgcc_metadata (function *fun, const ppgcc_cfg &cfg,
    one's.  */
 uint32_t ppgcc_cfg_checksum (const ppgcc_cfg &cfg);
 
+/* fn-file.cc: the source file of FUN's definition, where its paths'
+   lines are (not a system header that declared it first).  */
+const char *ppgcc_function_file (function *fun);
+
+/* profile-choose.cc: how many trailing path components A and B share;
+   and of several profiles FILES equally near the object, the one to use
+   for the compile of SOURCE: their sum in *OUT (true) when they are of
+   one source file with the same CFGs, else false with *WHY (what tells
+   them apart, for a note).  */
+int ppgcc_common_tail (const std::string &a, const std::string &b);
+bool ppgcc_merge_candidates (const std::vector<std::string> &files,
+                             const std::string &source, ppd_profile *out,
+                             std::string *why);
+
 /* profile-use.cc: the profile in use.  Whether there is one (*MISSING:
    one was asked for and is not there); the profile's record of FUN by NAME
    and CHECKSUM, or null (*MISMATCH, after a warning, when the record is

@@ -6,8 +6,9 @@
    layout of field runs) or else <dir>/<object basename>.ppd, or else the
    <object basename>.ppd below <dir> whose path ends most like the
    object's (field runs of a build made in another directory, or with
-   PPGCC_PREFIX_STRIP); with a file, that file (typically merged by
-   `ppprof merge`, a profile of many objects).  Functions are matched by
+   PPGCC_PREFIX_STRIP; several as near: profile-choose.cc); with a file,
+   that file (typically merged by `ppprof merge`, a profile of many
+   objects).  Functions are matched by
    assembler name, source file and CFG checksum.  A missing profile is a note; a bad one a warning; neither
    stops the compilation.  */
 #include "plugin.h"
@@ -75,72 +76,42 @@ find_named (const std::string &dir, const std::string &base,
     find_named (s, base, out);
 }
 
-/* How many trailing path components A and B share.  */
-int
-common_tail (const std::string &a, const std::string &b)
-{
-  int n = 0;
-  size_t i = a.size (), j = b.size ();
-  while (i > 0 && j > 0)
-    {
-      size_t si = a.rfind ('/', i - 1), sj = b.rfind ('/', j - 1);
-      size_t ai = si == std::string::npos ? 0 : si + 1;
-      size_t bj = sj == std::string::npos ? 0 : sj + 1;
-      if (a.compare (ai, i - ai, b, bj, j - bj) != 0)
-        break;
-      n++;
-      if (si == std::string::npos || sj == std::string::npos)
-        break;
-      i = si;
-      j = sj;
-    }
-  return n;
-}
-
-/* The profile for an object whose own profile would be OWN (absolute),
+/* The profiles for an object whose own profile would be OWN (absolute),
    below the directory USE, when it is neither at USE/OWN nor at
    USE/<basename>: the training build ran in another directory (or the
    runs stripped components with PPGCC_PREFIX_STRIP), so that the
-   PPGCC_PREFIX layout put it at USE/<that other path>.  The file of the
-   same name whose path shares the most trailing components with OWN, or
-   "".  *TIE (after a warning) when two share as many: a wrong profile
-   would be used silently.  */
-std::string
-search_profile (const std::string &use, const std::string &own, bool *tie)
+   PPGCC_PREFIX layout put it at USE/<that other path>.  The files of the
+   same name whose paths share the most trailing components with OWN: one,
+   none, or several as near (profile-choose.cc decides among them).  */
+std::vector<std::string>
+search_profile (const std::string &use, const std::string &own)
 {
   size_t slash = own.rfind ('/');
   std::string base = own.substr (slash == std::string::npos ? 0 : slash + 1);
   std::vector<std::string> found;
   find_named (use, base, found);
   std::sort (found.begin (), found.end ());
-  std::string best;
+  std::vector<std::string> best;
   int best_tail = -1;
-  *tie = false;
   for (const std::string &f : found)
     {
-      int t = common_tail (f, own);
+      int t = ppgcc_common_tail (f, own);
       if (t > best_tail)
+        best.clear ();
+      if (t >= best_tail)
         {
-          best = f;
+          best.push_back (f);
           best_tail = t;
-          *tie = false;
         }
-      else if (t == best_tail)
-        *tie = true;
-    }
-  if (*tie)
-    {
-      warning (0, "ppgcc: several path profiles below %qs could be the one "
-               "of %qs (%qs and others); none is used: give the file with "
-               "%<-fuse-path-profile=FILE%>", use.c_str (), own.c_str (),
-               best.c_str ());
-      return "";
     }
   return best;
 }
 
+/* The profile file of OWN by the rules above; "" with *TIES when several
+   below the directory are as near.  */
 std::string
-profile_file_of (const std::string &own, std::string *tried)
+profile_file_of (const std::string &own, std::string *tried,
+                 std::vector<std::string> *ties)
 {
   const std::string &use = ppgcc_opts.use_path;
   if (use.empty ())
@@ -155,27 +126,28 @@ profile_file_of (const std::string &own, std::string *tried)
       = use + "/" + own.substr (slash == std::string::npos ? 0 : slash + 1);
   if (exists (flat))
     return flat;
-  bool tie;
-  std::string found = search_profile (use, own, &tie);
-  if (tie)
-    return "";
-  /* None: the note about a missing profile names every place tried.  A
-     tie: "" (the warning said it all).  */
+  std::vector<std::string> found = search_profile (use, own);
+  if (found.size () > 1)
+    {
+      *ties = found;
+      return "";
+    }
+  /* None: the note about a missing profile names every place tried.  */
   if (found.empty ())
     *tried = in_tree + ", " + flat + " nor any "
              + own.substr (slash == std::string::npos ? 0 : slash + 1)
              + " under " + use;
-  return found.empty () ? flat : found;
+  return found.empty () ? flat : found[0];
 }
 
 /* The profile to read: the object's own, by the rules above; for a
    one-input compile-and-link also the name its instrumented build had
    (<prefix><source base>.ppd, plugin.h), when only that one exists.  */
 std::string
-profile_file (std::string *tried)
+profile_file (std::string *tried, std::vector<std::string> *ties)
 {
   std::string own = ppgcc_ppd_path ();
-  std::string path = profile_file_of (own, tried);
+  std::string path = profile_file_of (own, tried, ties);
   const std::string &prefix = ppgcc_opts.use_onestep_prefix;
   if (prefix.empty () || path.empty () || exists (path))
     return path;
@@ -185,15 +157,41 @@ profile_file (std::string *tried)
   if (!IS_ABSOLUTE_PATH (dir.c_str ()) && getcwd (cwd, sizeof cwd))
     dir = std::string (cwd) + "/" + dir;
   std::string alt_tried;
+  std::vector<std::string> alt_ties;
   std::string alt = profile_file_of (
       dir + own.substr (slash == std::string::npos ? 0 : slash + 1),
-      &alt_tried);
+      &alt_tried, &alt_ties);
   if (!alt.empty () && exists (alt))
     {
       tried->clear ();
       return alt;
     }
   return path;
+}
+
+/* Several profiles as near to the object (TIES): their sum when they are
+   of one source (profile-choose.cc), else none, said in a note: not using
+   a profile is what a missing one does, and neither fails a -Werror
+   build.  0 with the profile read, 1 without.  */
+int
+load_ties (const std::vector<std::string> &ties)
+{
+  std::string why;
+  const char *source = main_input_filename ? main_input_filename : "";
+  if (ppgcc_merge_candidates (ties, source, &profile, &why))
+    {
+      if (ppgcc_opts.opt_info)
+        inform (UNKNOWN_LOCATION, "ppgcc: %d path profiles of %qs below "
+                "%qs, as near to %qs, used together", (int) ties.size (),
+                profile.source ? profile.source : source,
+                ppgcc_opts.use_path.c_str (), ppgcc_ppd_path ().c_str ());
+      return 0;
+    }
+  inform (UNKNOWN_LOCATION, "ppgcc: several path profiles below %qs could "
+          "be the one of %qs, %s; none is used: give the file with "
+          "%<-fuse-path-profile=FILE%>", ppgcc_opts.use_path.c_str (),
+          ppgcc_ppd_path ().c_str (), why.c_str ());
+  return 1;
 }
 
 void
@@ -203,11 +201,18 @@ load ()
     return;
   profile_tried = true;
   std::string path, tried;
-  /* Empty: several candidates, and search_profile has warned.  */
-  if (ppgcc_opts.use_profile && !(path = profile_file (&tried)).empty ())
+  std::vector<std::string> ties;
+  if (ppgcc_opts.use_profile)
+    path = profile_file (&tried, &ties);
+  /* An unresolved tie is neither a profile nor a missing one: residual
+     builds do not take every path as untested.  */
+  if (!ties.empty () && load_ties (ties) == 0)
+    path = ties[0];
+  if (ppgcc_opts.use_profile && !path.empty ())
     {
       const char *why = "";
-      int rc = ppd_read_file (path.c_str (), &profile, &why);
+      int rc = ties.empty () ? ppd_read_file (path.c_str (), &profile, &why)
+                             : 0;
       char derive_err[512];
       if (rc == 0 && ppd_derive_counts (&profile, derive_err,
                                         sizeof derive_err) < 0)
@@ -303,7 +308,7 @@ lookup (const char *name, const char *file, uint32_t checksum,
   for (uint32_t i : it->second)
     {
       const std::string &f = file_of (i);
-      int tail = f.empty () ? 0 : common_tail (f, file ? file : "");
+      int tail = f.empty () ? 0 : ppgcc_common_tail (f, file ? file : "");
       if (!f.empty () && tail == 0)
         continue;
       /* A record of interprocedural path segments (-fprofile-paths-ipp)
@@ -465,7 +470,7 @@ ppgcc_profile_function (function *fun, const char *name, uint32_t checksum,
     return nullptr;
   uint32_t other = 0;
   bool segments;
-  const ppd_fn *f = lookup (name, DECL_SOURCE_FILE (fun->decl), checksum,
+  const ppd_fn *f = lookup (name, ppgcc_function_file (fun), checksum,
                             mismatch, &other, &segments);
   if (segments && !*mismatch)
     inform (DECL_SOURCE_LOCATION (fun->decl),

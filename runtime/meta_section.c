@@ -11,7 +11,9 @@
 
    The main program is read through /proc/self/exe, which names the file
    that was executed even once it is replaced or deleted; a shared object
-   by the name the loader opened it under.  A rebuilt shared object whose
+   by the name the loader opened it under, or, when that name is relative
+   (dlopen ("./lib.so"), then chdir), by the path of the file mapped at
+   its address (object_path.c).  A rebuilt shared object whose
    record no longer matches is read again once; a stripped or vanished one
    gets one line per unit and profiles without metadata (the counts are
    kept; ppprof names what is missing).  */
@@ -23,6 +25,7 @@
 #include "lib_in_runtime.h"
 #include "pp/rt_abi.h"
 #include "elf_section.h"
+#include "object_path.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -127,7 +130,19 @@ object_of (struct dl_phdr_info *info, size_t size, void *ctx)
               name = execfn ? execfn : "";
             }
         }
-      o->path = strdup (name);
+      /* Opened under a relative name, which the working directory may
+         no longer resolve to it (a chdir since): the file mapped at its
+         first loaded segment, which holds the file's first page.  */
+      if (name[0] != '/')
+        for (int j = 0; j < info->dlpi_phnum && !o->path; j++)
+          if (info->dlpi_phdr[j].p_type == PT_LOAD)
+            {
+              o->path = __pp_mapped_file (info->dlpi_addr
+                                          + info->dlpi_phdr[j].p_vaddr);
+              break;
+            }
+      if (!o->path)
+        o->path = strdup (name);
       return 1;
     }
   return 0;
