@@ -303,7 +303,7 @@ ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg)
     {
       if (ppgcc_opts.opt_info)
         inform (DECL_SOURCE_LOCATION (fun->decl),
-                "ppgcc: %qs: one body (=check): GCC may inline it, which "
+                "ppgcc: %qs: one body (%<=check%>): GCC may inline it, which "
                 "a copy behind an entry test would change",
                 IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)));
       return nullptr;
