@@ -67,10 +67,33 @@ slot_ptr_type ()
   return build_pointer_type (ptr_u64 ());
 }
 
+/* The runtime's entry, the leaf marker's call and __pp_slot: made once
+   and kept across GCC's garbage collections (ppgcc_context_gc_roots).
+   Until the late lowering nothing in the functions refers to the first
+   two (the entries are asm markers then), and a collection in a large
+   unit freed them: sqlite3's lowering built a call to a freed decl.  */
+static tree enter_slot_decl, leaf_marker_decl, slot_var_decl;
+
+static const ggc_root_tab context_roots[] = {
+  { &enter_slot_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &leaf_marker_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &slot_var_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
+const ggc_root_tab *
+ppgcc_context_gc_roots ()
+{
+  return context_roots;
+}
+
 tree
 ppgcc_enter_slot_decl ()
 {
-  static tree decl;
+  tree &decl = enter_slot_decl;
   if (!decl)
     decl = runtime_fn ("__pp_enter_slot",
                        build_function_type_list (ptr_u64 (), ptr_type_node,
@@ -136,7 +159,7 @@ ppgcc_entry_marker_p (const gimple *stmt)
 tree
 ppgcc_enter_leaf_marker_decl ()
 {
-  static tree decl;
+  tree &decl = leaf_marker_decl;
   if (!decl)
     decl = runtime_fn ("__pp_enter_leaf_unlowered",
                        build_function_type_list (ptr_u64 (), ptr_type_node,
@@ -198,7 +221,7 @@ ppgcc_context_free_p (function *fun)
 tree
 ppgcc_slot_var ()
 {
-  static tree decl;
+  tree &decl = slot_var_decl;
   if (!decl)
     {
       decl = build_decl (BUILTINS_LOCATION, VAR_DECL,

@@ -345,6 +345,8 @@ bool ppgcc_entry_marker_p (const gimple *stmt);
 tree ppgcc_slot_var ();
 void ppgcc_note_inlined_counts (tree desc, tree counts);
 bool ppgcc_has_inlined_counts (tree desc);
+/* The context probes' trees GCC's collector must keep.  */
+const ggc_root_tab *ppgcc_context_gc_roots ();
 void ppgcc_give_inlined_counts (ppgcc_fn &fn);
 /* Whether STMT is a call that could enter another context; whether it is
    in a body GCC inlined here.  */

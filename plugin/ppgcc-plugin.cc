@@ -162,6 +162,8 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
   register_callback (info->base_name, PLUGIN_INFO, NULL, &about);
 
   register_pass (info->base_name, new path_profile_pass (g), "cfg");
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+                     (void *) ppgcc_context_gc_roots ());
   register_callback (info->base_name, PLUGIN_ALL_IPA_PASSES_START,
                      on_all_ipa_passes_start, NULL);
   if (ppgcc_opts.mode == PPGCC_MODE_USE)
