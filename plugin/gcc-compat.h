@@ -4,7 +4,7 @@
    the GCC versions ppgcc builds with, the difference goes here, guarded by
    BUILDING_GCC_VERSION (bversion.h: major * 1000 + minor), and the
    plugin's files use the one spelling this header gives.  Built and
-   tested with GCC 12.  plugin-version.h, which defines a static variable,
+   tested with GCC 12 and GCC 14.  plugin-version.h, which defines a static variable,
    is for ppgcc-plugin.cc alone: PPGCC_PLUGIN_VERSION_CHECK asks for it.  */
 #ifndef PPGCC_GCC_COMPAT_H
 #define PPGCC_GCC_COMPAT_H
@@ -50,6 +50,17 @@
 
 #if BUILDING_GCC_MAJOR < 12
 #error "ppgcc's plugin needs GCC 12 or later"
+#endif
+
+/* The last statement of a block that is not a debug statement (NULL if
+   there is none): GCC 14 renamed tree-cfg's last_stmt to
+   last_nondebug_stmt, with the same body.  */
+#if BUILDING_GCC_VERSION < 14000
+static inline gimple *
+last_nondebug_stmt (basic_block bb)
+{
+  return last_stmt (bb);
+}
 #endif
 
 #endif
