@@ -63,4 +63,36 @@ last_nondebug_stmt (basic_block bb)
 }
 #endif
 
+/* Code that must run just before a returns_twice call (setjmp).  GCC 14
+   checks (verify_gimple_in_cfg, with -fchecking) that such a call is
+   first in its block when the block has an abnormal predecessor (the
+   abnormal dispatcher's edge, GCC's model of the second return), and
+   gives gsi_safe_insert_seq_before, which puts the code on the call's
+   normal in-edge instead, splitting the block or the edge when need be.
+   GCC 12 checks neither and has no such function: there the code stays
+   in the call's block, before it.  ppgcc_precedes_returns_twice_p says
+   when the two differ (never on GCC 12).  */
+static inline bool
+ppgcc_precedes_returns_twice_p (gimple *stmt)
+{
+#if BUILDING_GCC_VERSION >= 14000
+  return is_gimple_call (stmt)
+         && (gimple_call_flags (stmt) & ECF_RETURNS_TWICE)
+         && bb_has_abnormal_pred (gimple_bb (stmt));
+#else
+  (void) stmt;
+  return false;
+#endif
+}
+
+static inline void
+ppgcc_safe_insert_seq_before (gimple_stmt_iterator *gsi, gimple_seq seq)
+{
+#if BUILDING_GCC_VERSION >= 14000
+  gsi_safe_insert_seq_before (gsi, seq);
+#else
+  gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
+#endif
+}
+
 #endif
