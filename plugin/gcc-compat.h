@@ -4,8 +4,9 @@
    the GCC versions ppgcc builds with, the difference goes here, guarded by
    BUILDING_GCC_VERSION (bversion.h: major * 1000 + minor), and the
    plugin's files use the one spelling this header gives.  Built and
-   tested with GCC 12 and GCC 14.  plugin-version.h, which defines a static variable,
-   is for ppgcc-plugin.cc alone: PPGCC_PLUGIN_VERSION_CHECK asks for it.  */
+   tested with GCC 12, 13 and 14.  plugin-version.h, which defines a
+   static variable, is for ppgcc-plugin.cc alone:
+   PPGCC_PLUGIN_VERSION_CHECK asks for it.  */
 #ifndef PPGCC_GCC_COMPAT_H
 #define PPGCC_GCC_COMPAT_H
 
@@ -69,9 +70,10 @@ last_nondebug_stmt (basic_block bb)
    abnormal dispatcher's edge, GCC's model of the second return), and
    gives gsi_safe_insert_seq_before, which puts the code on the call's
    normal in-edge instead, splitting the block or the edge when need be.
-   GCC 12 checks neither and has no such function: there the code stays
-   in the call's block, before it.  ppgcc_precedes_returns_twice_p says
-   when the two differ (never on GCC 12).  */
+   GCC 12 and 13 do not check (GCC 12 and 13.1 have no such function,
+   13.3 has it): there the code stays in the call's block, before it.
+   ppgcc_precedes_returns_twice_p says when the two differ (never before
+   GCC 14).  */
 static inline bool
 ppgcc_precedes_returns_twice_p (gimple *stmt)
 {
