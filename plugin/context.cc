@@ -167,9 +167,9 @@ ppgcc_slot_var ()
 }
 
 /* The slot stores of the setjmp-like sites, in front of which GCC 14
-   inserts only by splitting the CFG (gcc-compat.h): they wait until the
-   probes, placed on the blocks and edges the numbering saw, are in
-   (ppgcc_context_exits).  Always empty on GCC 12.  */
+   (and 13.3) inserts only by splitting the CFG (gcc-compat.h): they wait
+   until the probes, placed on the blocks and edges the numbering saw,
+   are in (ppgcc_context_exits).  Always empty on GCC 12.  */
 static std::vector<std::pair<gimple *, gimple_seq>> returns_twice_slots;
 
 /* Before each call site K of FUN: __pp_slot = its callee slot in this

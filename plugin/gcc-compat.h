@@ -64,20 +64,21 @@ last_nondebug_stmt (basic_block bb)
 }
 #endif
 
-/* Code that must run just before a returns_twice call (setjmp).  GCC 14
-   checks (verify_gimple_in_cfg, with -fchecking) that such a call is
+/* Code that must run just before a returns_twice call (setjmp).  Since
+   GCC 13.1, verify_gimple_in_cfg (with -fchecking) wants such a call
    first in its block when the block has an abnormal predecessor (the
-   abnormal dispatcher's edge, GCC's model of the second return), and
-   gives gsi_safe_insert_seq_before, which puts the code on the call's
-   normal in-edge instead, splitting the block or the edge when need be.
-   GCC 12 and 13 do not check (GCC 12 and 13.1 have no such function,
-   13.3 has it): there the code stays in the call's block, before it.
-   ppgcc_precedes_returns_twice_p says when the two differ (never before
-   GCC 14).  */
+   abnormal dispatcher's edge, GCC's model of the second return).  GCC
+   14.1 and 13.3 give gsi_safe_insert_seq_before, which puts the code on
+   the call's normal in-edge instead, splitting the block or the edge
+   when need be.  GCC 12 neither checks nor has it, and there the code
+   stays in the call's block, before it (so does it on 13.1 and 13.2,
+   which check: -fchecking rejects a cct build with a setjmp there).
+   ppgcc_precedes_returns_twice_p says when the two differ (never on GCC
+   12).  */
 static inline bool
 ppgcc_precedes_returns_twice_p (gimple *stmt)
 {
-#if BUILDING_GCC_VERSION >= 14000
+#if BUILDING_GCC_VERSION >= 13003
   return is_gimple_call (stmt)
          && (gimple_call_flags (stmt) & ECF_RETURNS_TWICE)
          && bb_has_abnormal_pred (gimple_bb (stmt));
@@ -90,7 +91,7 @@ ppgcc_precedes_returns_twice_p (gimple *stmt)
 static inline void
 ppgcc_safe_insert_seq_before (gimple_stmt_iterator *gsi, gimple_seq seq)
 {
-#if BUILDING_GCC_VERSION >= 14000
+#if BUILDING_GCC_VERSION >= 13003
   gsi_safe_insert_seq_before (gsi, seq);
 #else
   gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
