@@ -65,7 +65,7 @@ last_nondebug_stmt (basic_block bb)
 #endif
 
 /* Code that must run just before a returns_twice call (setjmp).  Since
-   GCC 13.1, verify_gimple_in_cfg (with -fchecking) wants such a call
+   GCC 13.1, gimple_verify_flow_info (with -fchecking) wants such a call
    first in its block when the block has an abnormal predecessor (the
    abnormal dispatcher's edge, GCC's model of the second return).  GCC
    14.1 and 13.3 give gsi_safe_insert_seq_before, which puts the code on
