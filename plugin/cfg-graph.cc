@@ -98,7 +98,7 @@ static void
 record_branches (function *fun, ppgcc_cfg &cfg, basic_block bb, int v,
                  int first_edge, const char *file)
 {
-  gimple *last = last_stmt (bb);
+  gimple *last = last_nondebug_stmt (bb);
   if (!last || (gimple_code (last) != GIMPLE_COND
                 && gimple_code (last) != GIMPLE_SWITCH))
     return;

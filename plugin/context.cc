@@ -239,6 +239,12 @@ ppgcc_slot_var ()
   return decl;
 }
 
+/* The slot stores of the setjmp-like sites, in front of which GCC 14
+   (and 13.3) inserts only by splitting the CFG (gcc-compat.h): they wait
+   until the probes, placed on the blocks and edges the numbering saw,
+   are in (ppgcc_context_exits).  Always empty on GCC 12.  */
+static std::vector<std::pair<gimple *, gimple_seq>> returns_twice_slots;
+
 /* Before each call site K of FUN: __pp_slot = its callee slot in this
    call's context record (PLDI'97 §4.2), for the callee's inline entry.
    Returns the number of sites.  */
@@ -265,7 +271,10 @@ store_slots (function *fun, const ppgcc_fn &fn)
         tree b = create_tmp_reg (slot_ptr, "pp_slot");
         gimple_seq_add_stmt (&seq, gimple_build_assign (b, NOP_EXPR, a));
         gimple_seq_add_stmt (&seq, gimple_build_assign (ppgcc_slot_var (), b));
-        gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+        if (ppgcc_precedes_returns_twice_p (stmt))
+          returns_twice_slots.push_back ({ stmt, seq });
+        else
+          gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
         k++;
       }
   return k;
@@ -453,6 +462,12 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
      leave no exit: with metrics the runtime recovers by the frame
      address; with slots none is needed (the caller stores its slot
      before its next call).  */
+  for (auto &site : returns_twice_slots)
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (site.first);
+      ppgcc_safe_insert_seq_before (&gsi, site.second);
+    }
+  returns_twice_slots.clear ();
   if (fn.leaf)
     return;
   edge e;
