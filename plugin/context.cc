@@ -16,15 +16,20 @@
    function: __pp_slot = s.  A function that calls nothing (a leaf) needs
    neither.  No runtime call on a hit, no frame pointer (rt_abi.h).
 
-   With metrics, the runtime keeps a shadow stack:
+   With metrics, a function with calls enters through the runtime's
+   shadow stack:
      tok = __pp_enter (&desc, __builtin_return_address (0),
                        __builtin_frame_address (0));
-   at the entry, __pp_exit (tok) before each return, and at a path end
-   __pp_metric_path (&acc[id * nmetrics], nmetrics), which charges the
-   path with the metrics' change since it started less its callees' share
-   (the runtime saves the caller's share at entry and restores it at exit,
-   §3.1).  The pass runs before inlining: a function inlined later still
-   enters its own context (site "inlined" under its caller's).  */
+   at the entry, __pp_exit (tok) before each return, and stores its callee
+   slots as above; at a path end __pp_metric_path (&acc[id * nmetrics],
+   nmetrics), which charges the path with the metrics' change since it
+   started less its callees' share (the runtime saves the caller's share
+   at entry and restores it at exit, §3.1).  With one metric, the path end
+   is inline once lowered (context-lower.cc: the TSC read in place), and a
+   leaf in array mode enters by its callee slot as without metrics, its
+   caller's share saved in a local (rt_abi.h).  The pass runs before
+   inlining: a function with calls inlined later still enters its own
+   context (site "inlined" under its caller's).  */
 #include "plugin.h"
 
 #include "pp/rt_abi.h"
@@ -73,6 +78,9 @@ slot_ptr_type ()
    two (the entries are asm markers then), and a collection in a large
    unit freed them: sqlite3's lowering built a call to a freed decl.  */
 static tree enter_slot_decl, leaf_marker_decl, slot_var_decl;
+/* The metric path ends' (ppgcc_gen_metric_path, context-lower.cc).  */
+static tree metric_path_decl, metric_path1_decl, metric_mark_decl,
+    metric_fast_decl, metric_enter1_decl;
 
 static const ggc_root_tab context_roots[] = {
   { &enter_slot_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
@@ -80,6 +88,16 @@ static const ggc_root_tab context_roots[] = {
   { &leaf_marker_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &slot_var_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &metric_path_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &metric_path1_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &metric_mark_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &metric_fast_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &metric_enter1_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
@@ -291,15 +309,78 @@ exit_fn ()
   return decl;
 }
 
-static tree
-metric_path_fn ()
+tree
+ppgcc_metric_path_decl ()
 {
-  static tree decl;
+  tree &decl = metric_path_decl;
   if (!decl)
     decl = runtime_fn ("__pp_metric_path",
                        build_function_type_list (void_type_node, ptr_u64 (),
                                                  unsigned_type_node,
                                                  NULL_TREE));
+  return decl;
+}
+
+tree
+ppgcc_metric_path1_decl ()
+{
+  tree &decl = metric_path1_decl;
+  if (!decl)
+    decl = runtime_fn ("__pp_metric_path1",
+                       build_function_type_list (void_type_node, ptr_u64 (),
+                                                 ptr_u64 (), NULL_TREE));
+  return decl;
+}
+
+tree
+ppgcc_metric_enter1_decl ()
+{
+  tree &decl = metric_enter1_decl;
+  if (!decl)
+    decl = runtime_fn ("__pp_metric_enter1",
+                       build_function_type_list (ppgcc_u64_type (),
+                                                 NULL_TREE));
+  return decl;
+}
+
+/* An external hidden variable of the runtime (one per module, as the
+   runtime is), initial-exec TLS when TLS.  */
+static tree
+runtime_var (const char *name, tree type, bool tls)
+{
+  tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
+                          type);
+  DECL_EXTERNAL (decl) = 1;
+  TREE_PUBLIC (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED (decl) = 1;
+  if (tls)
+    {
+      tls_model model = decl_default_tls_model (decl);
+      if (model < TLS_MODEL_INITIAL_EXEC)
+        model = TLS_MODEL_INITIAL_EXEC;
+      set_decl_tls_model (decl, model);
+    }
+  return decl;
+}
+
+tree
+ppgcc_metric_mark_var ()
+{
+  tree &decl = metric_mark_decl;
+  if (!decl)
+    decl = runtime_var ("__pp_metric_mark",
+                        build_array_type_nelts (ppgcc_u64_type (), 8), true);
+  return decl;
+}
+
+tree
+ppgcc_metric_fast_var ()
+{
+  tree &decl = metric_fast_decl;
+  if (!decl)
+    decl = runtime_var ("__pp_metric_fast", integer_type_node, false);
   return decl;
 }
 
@@ -356,7 +437,14 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
 {
   gimple_seq seq = NULL;
   fn.token = create_tmp_reg (ptr_u64 (), "pp_ctx");
-  if (ppgcc_opts.cct && !ppgcc_opts.nmetrics)
+  /* With one metric, a leaf in array mode enters by its slot too, and
+     keeps §3.1's saved share in a local instead of the runtime's shadow
+     stack: bzip2's mainGtU, 2.5 M calls in a 1 MB compression, cost 156
+     instructions a call through __pp_enter and __pp_exit.  */
+  bool metric_leaf = ppgcc_opts.cct && ppgcc_opts.nmetrics == 1
+                     && !(fn.flags & (PP_FN_HASHED | PP_FN_HPT))
+                     && leaf_p (fun);
+  if (ppgcc_opts.cct && (!ppgcc_opts.nmetrics || metric_leaf))
     {
       /* Callee slots, inline (rt_abi.h).  A leaf's marker has only its
          descriptor: the return address and the slot are read where it is
@@ -391,10 +479,20 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
       if (!fn.leaf)
         fn.num_sites = store_slots (fun, fn);
       /* A function whose every call may be inlined early has flat
-         counters too, for when it is a leaf by then (context-leaf.cc).  */
+         counters too, for when it is a leaf by then (context-leaf.cc).
+         Not with metrics: the flat counters have no accumulators.  */
       if ((fn.leaf || may_become_leaf_p (fun))
-          && !(fn.flags & (PP_FN_HASHED | PP_FN_HPT)))
+          && !(fn.flags & (PP_FN_HASHED | PP_FN_HPT))
+          && !ppgcc_opts.nmetrics)
         ppgcc_give_inlined_counts (fn);
+      if (metric_leaf)
+        {
+          /* saved = now - mark; mark = now (context-lower.cc).  */
+          fn.metric_saved = create_tmp_reg (ppgcc_u64_type (), "pp_msaved");
+          gcall *c = gimple_build_call (ppgcc_metric_enter1_decl (), 0);
+          gimple_call_set_lhs (c, fn.metric_saved);
+          gimple_seq_add_stmt (&seq, c);
+        }
     }
   else
     {
@@ -405,6 +503,10 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
                                        frame);
       gimple_call_set_lhs (call, fn.token);
       gimple_seq_add_stmt (&seq, call);
+      /* Callee slots for the leaves it calls (metric_leaf above); the
+         exit restores __pp_slot (the runtime's shadow stack keeps it).  */
+      if (ppgcc_opts.cct)
+        fn.num_sites = store_slots (fun, fn);
     }
   bool slots = ppgcc_opts.cct && !(fn.flags & PP_FN_HASHED);
   if (slots)
@@ -449,9 +551,16 @@ ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn)
   gimple_seq_add_stmt (seq, gimple_build_assign (acc, POINTER_PLUS_EXPR,
                                                  unshare_expr (fn.metric_base),
                                                  off));
-  gimple_seq_add_stmt (seq, gimple_build_call (metric_path_fn (), 2, acc,
-                                               build_int_cst (unsigned_type_node,
-                                                              fn.nmetrics)));
+  /* One metric: the inline form once lowered (rt_abi.h), which needs the
+     token for the record's exclusive total.  */
+  if (fn.nmetrics == 1)
+    gimple_seq_add_stmt (seq, gimple_build_call (ppgcc_metric_path1_decl (),
+                                                 2, acc, fn.token));
+  else
+    gimple_seq_add_stmt (seq,
+                         gimple_build_call (ppgcc_metric_path_decl (), 2, acc,
+                                            build_int_cst (unsigned_type_node,
+                                                           fn.nmetrics)));
 }
 
 void
@@ -468,6 +577,32 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
       ppgcc_safe_insert_seq_before (&gsi, site.second);
     }
   returns_twice_slots.clear ();
+  if (fn.leaf && fn.metric_saved)
+    {
+      /* mark = mark - saved before each return: the path end there has
+         just set the mark to now (rt_abi.h).  */
+      tree u64 = ppgcc_u64_type ();
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, EXIT_BLOCK_PTR_FOR_FN (fun)->preds)
+        {
+          gimple_stmt_iterator gsi = gsi_last_nondebug_bb (e->src);
+          if (gsi_end_p (gsi)
+              || gimple_code (gsi_stmt (gsi)) != GIMPLE_RETURN)
+            continue;
+          tree mark = build4 (ARRAY_REF, u64, ppgcc_metric_mark_var (),
+                              size_zero_node, NULL_TREE, NULL_TREE);
+          tree m = create_tmp_reg (u64, "pp_mark");
+          tree m1 = create_tmp_reg (u64, "pp_mark");
+          gimple_seq seq = NULL;
+          gimple_seq_add_stmt (&seq, gimple_build_assign (m, mark));
+          gimple_seq_add_stmt (&seq, gimple_build_assign (m1, MINUS_EXPR, m,
+                                                          fn.metric_saved));
+          gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (mark),
+                                                          m1));
+          gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+        }
+    }
   if (fn.leaf)
     return;
   edge e;

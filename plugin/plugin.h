@@ -141,6 +141,9 @@ struct ppgcc_fn
   tree inlined = NULL_TREE;      /* a cct leaf: where its inlined bodies
                                     count (context-lower.cc) */
   tree saved_slot = NULL_TREE;   /* and __pp_slot at the entry */
+  /* A cct leaf with one metric: the path's share before the call (now -
+     __pp_metric_mark at its entry, §3.1), given back at its returns.  */
+  tree metric_saved = NULL_TREE;
   /* derive.cc: the function, whether its count may come from its callers
      (one path, local, counted in an array) and the statements of its
      count, which go when it does; its calls to local functions, with the
@@ -343,6 +346,14 @@ tree ppgcc_enter_leaf_marker_decl ();
 gasm *ppgcc_entry_marker (tree token, tree desc, tree ret, tree slot);
 bool ppgcc_entry_marker_p (const gimple *stmt);
 tree ppgcc_slot_var ();
+/* The metric path end's decls (context.cc, lowered in context-lower.cc):
+   __pp_metric_path, its one-metric placeholder __pp_metric_path1, and the
+   runtime's __pp_metric_mark and __pp_metric_fast (rt_abi.h).  */
+tree ppgcc_metric_path_decl ();
+tree ppgcc_metric_path1_decl ();
+tree ppgcc_metric_mark_var ();
+tree ppgcc_metric_fast_var ();
+tree ppgcc_metric_enter1_decl ();
 void ppgcc_note_inlined_counts (tree desc, tree counts);
 bool ppgcc_has_inlined_counts (tree desc);
 /* The context probes' trees GCC's collector must keep.  */

@@ -170,11 +170,13 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     register_pass (info->base_name, ppgcc_new_feedback_pass (), "profile");
   /* The cct entries, once GCC has inlined: first in the passes that run
      on each function after IPA (ehdisp is there at every -O level).  */
+  if (ppgcc_opts.mode != PPGCC_MODE_USE
+      && (ppgcc_opts.cct || ppgcc_opts.nmetrics))
+    register_pass (info->base_name, ppgcc_new_lower_entries_pass (),
+                   "ehdisp");
   if (ppgcc_opts.mode != PPGCC_MODE_USE && ppgcc_opts.cct
       && !ppgcc_opts.nmetrics)
     {
-      register_pass (info->base_name, ppgcc_new_lower_entries_pass (),
-                     "ehdisp");
       /* A function whose calls the early inliner took in whole turns
          into a leaf before the IPA inliner weighs it.  */
       register_pass (info->base_name, ppgcc_new_context_leaf_pass (),

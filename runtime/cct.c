@@ -57,6 +57,10 @@ static struct cct_rec empty_rec;
 static struct __pp_cct_slot root_slot = { empty_rec.slots, NULL, 0, NULL };
 __attribute__ ((tls_model ("initial-exec")))
 __thread struct __pp_cct_slot *__pp_slot = &root_slot;
+/* The reading each metric's current path started from, less what the path
+   took before its calls (rt_abi.h).  */
+__attribute__ ((tls_model ("initial-exec")))
+__thread uint64_t __pp_metric_mark[PPC_MAX_METRICS];
 
 static void
 die (const char *msg)
@@ -118,10 +122,7 @@ read_now (struct cct_thread *t, uint64_t *now)
       /* This thread's first reading (or the program got metrics since):
          everything so far is before the measurement.  */
       for (uint32_t m = 0; m < __pp_metric_n; m++)
-        {
-          t->mark[m] = now[m];
-          t->carry[m] = 0;
-        }
+        __pp_metric_mark[m] = now[m];
       for (uint32_t i = 0; i < t->depth; i++)
         memset (t->stack[i].saved, 0, sizeof t->stack[i].saved);
     }
@@ -281,7 +282,8 @@ child (struct cct_thread *t, struct cct_rec *parent, void *site,
 static inline uint64_t
 unclaimed (struct cct_thread *t, uint32_t m, const uint64_t *now)
 {
-  uint64_t d = t->carry[m] + (now[m] - t->mark[m]);
+  (void) t;
+  uint64_t d = now[m] - __pp_metric_mark[m];
   /* A signal handler's probes between this probe's reading and its use
      can leave the mark ahead of NOW: never a negative amount.  */
   return (int64_t) d < 0 ? 0 : d;
@@ -302,8 +304,7 @@ pop_to (struct cct_thread *t, uint32_t i, const uint64_t *now)
       for (uint32_t m = 0; m < n; m++)
         {
           e->rec->excl[m] += unclaimed (t, m, now);
-          t->carry[m] = e->saved[m];
-          t->mark[m] = now[m];
+          __pp_metric_mark[m] = now[m] - e->saved[m];
         }
     }
   atomic_signal_fence (memory_order_seq_cst);
@@ -424,8 +425,16 @@ push_entry (struct cct_thread *t, uint32_t i, struct cct_rec *r,
     }
 }
 
+/* Whether the fast paths may take T's call: no metrics, or the TSC alone
+   (__pp_metric_fast), read since the thread has it.  */
+static inline int
+fast_metrics (const struct cct_thread *t)
+{
+  return !__pp_metric_n || (__pp_metric_fast && t->m.n == 1);
+}
+
 /* The common call's record, or NULL (then the general path): a cct
-   function without metrics called from the function on top of T's
+   function without metrics, or with the TSC alone, called from the function on top of T's
    stack, or inlined into it, whose context exists already.  Kept lean
    (measured on bzip2: ~200 instructions per entry and exit through the
    general code, most of them its frame and its cases).  *D: the depth.  */
@@ -433,7 +442,7 @@ static inline struct cct_rec *
 fast_record (struct cct_thread *t, struct __pp_fn_desc *fn, void *ret_addr,
              void *frame, uint32_t *d)
 {
-  if (!(t && !__pp_metric_n && (fn->flags & PP_FN_CCT)
+  if (!(t && fast_metrics (t) && (fn->flags & PP_FN_CCT)
         && (*d = t->depth) > t->base && *d < MAX_DEPTH))
     return NULL;
   const struct cct_entry *top = &t->stack[*d - 1];
@@ -487,7 +496,15 @@ __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
   if (__builtin_expect (r != NULL, 1))
     {
       r->active++;
-      push_entry (t, d, r, (uintptr_t) frame, ret_addr, NULL, 0);
+      if (__pp_metric_n)
+        {
+          /* The TSC alone (fast_metrics): §3.1's save, as enter_slow.  */
+          uint64_t now = pp_tsc ();
+          push_entry (t, d, r, (uintptr_t) frame, ret_addr, &now, 1);
+          __pp_metric_mark[0] = now;
+        }
+      else
+        push_entry (t, d, r, (uintptr_t) frame, ret_addr, NULL, 0);
       return r->slots;
     }
   return enter_slow (fn, ret_addr, frame);
@@ -632,10 +649,7 @@ enter_slow (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
   r->active++;
   push_entry (t, i, r, fr, ret_addr, now, n);
   for (uint32_t m = 0; m < n; m++)
-    {
-      t->carry[m] = 0;
-      t->mark[m] = now[m];
-    }
+    __pp_metric_mark[m] = now[m];
   return r->slots;
 }
 
@@ -672,18 +686,25 @@ __pp_exit (uint64_t *tok)
 {
   PROBE_FRAME_HERE ();
   struct cct_thread *t = self;
-  if (__builtin_expect (t && !t->overflow && !__pp_metric_n, 1))
+  if (__builtin_expect (t && !t->overflow && fast_metrics (t), 1))
     {
       uint32_t i = t->depth;
       struct cct_entry *e = &t->stack[i - 1];
       if (__builtin_expect (i > t->base && e->rec->slots == tok, 1))
         {
           /* The common exit: this call is the top entry and there are no
-             metrics to settle: pop_to (t, i - 1) in short.  A signal
+             metrics to settle but the TSC: pop_to (t, i - 1) in short.  A signal
              handler landing anywhere here finds the entry either still
              pushed (active or not: it pushes above it and pops back) or
              popped.  */
           struct __pp_cct_slot *slot = e->slot;
+          if (__pp_metric_n)
+            {
+              /* The TSC alone: pop_to's accounting for one entry.  */
+              uint64_t now = pp_tsc ();
+              e->rec->excl[0] += unclaimed (t, 0, &now);
+              __pp_metric_mark[0] = now - e->saved[0];
+            }
           e->rec->active--;
           atomic_signal_fence (memory_order_seq_cst);
           t->depth = i - 1;
@@ -694,8 +715,10 @@ __pp_exit (uint64_t *tok)
   exit_slow (t, tok);
 }
 
-PROBE_FRAME void
-__pp_metric_path (uint64_t *acc, uint32_t nmetrics)
+/* __pp_metric_path's, with TOK the path's record when it is not on the
+   shadow stack (a leaf entered by its slot, rt_abi.h), or NULL.  */
+static PROBE_FRAME void
+metric_path (uint64_t *acc, uint32_t nmetrics, uint64_t *tok)
 {
   PROBE_FRAME_HERE ();
   struct cct_thread *t = self;
@@ -725,17 +748,72 @@ __pp_metric_path (uint64_t *acc, uint32_t nmetrics)
   read_now (t, now);
   if (r && i + 1 < t->depth)
     pop_to (t, i + 1, now);
+  if (!r && tok)
+    {
+      /* A leaf's: the marks move on whatever its record (the leaf's
+         exit gives its saved share back to the mark, rt_abi.h).  */
+      r = cct_rec_of (tok);
+      if (!r->nmet)
+        r = NULL;
+    }
   /* §3.1: the path's metric is what changed since it started, less what
-     its callees took (they saved and reset the carry).  */
+     its callees took (their exits moved the mark on by it).  */
   for (uint32_t m = 0; m < n; m++)
     {
       uint64_t d = unclaimed (t, m, now);
       acc[m] += d;
       if (r)
         r->excl[m] += d;
-      t->carry[m] = 0;
-      t->mark[m] = now[m];
+      __pp_metric_mark[m] = now[m];
     }
+}
+
+PROBE_FRAME void
+__pp_metric_path (uint64_t *acc, uint32_t nmetrics)
+{
+  PROBE_FRAME_HERE ();
+  metric_path (acc, nmetrics, NULL);
+}
+
+/* A one-metric path end the plugin did not lower (rt_abi.h): the call.  */
+PROBE_FRAME void
+__pp_metric_path1 (uint64_t *acc, uint64_t *tok)
+{
+  PROBE_FRAME_HERE ();
+  metric_path (acc, 1, tok);
+}
+
+/* A metric leaf's entry when the inline one is not taken (rt_abi.h):
+   the path's share so far of metric 0, which the leaf's returns give
+   back; the mark is now.  */
+PROBE_FRAME uint64_t
+__pp_metric_enter1 (void)
+{
+  PROBE_FRAME_HERE ();
+  struct cct_thread *t = self;
+  if (__builtin_expect (!t, 0))
+    t = thread_init ();
+  if (!__pp_metric_n)
+    return 0;
+  uint64_t now[PPC_MAX_METRICS];
+  read_now (t, now);
+  uint64_t saved = unclaimed (t, 0, now);
+  __pp_metric_mark[0] = now[0];
+  return saved;
+}
+
+/* The inline path end of rt_abi.h, as plugin/context-lower.cc emits it
+   (calibrate measures it).  */
+static inline void
+inline_path_end (uint64_t *acc, uint64_t *tok)
+{
+  uint64_t m = __pp_metric_mark[0];
+  __asm__ volatile ("" : : "r" (m));
+  uint64_t now = pp_tsc ();
+  uint64_t d = now - m;
+  acc[0] += d;
+  tok[PP_CCT_EXCL (0)] += d;
+  __pp_metric_mark[0] = now;
 }
 
 /* ------------------------------------------------------- calibration */
@@ -775,7 +853,8 @@ private_end (void)
 /* The probes' own cost (PLDI'97 §3.2 perturbation), for the profile's
    header (metric.c) and `ppprof --subtract-probes`: the least metric
    change over CAL_ROUNDS rounds of CAL_PAIRS __pp_enter/__pp_exit pairs,
-   and of CAL_PAIRS __pp_metric_path calls, on a private record.  The
+   and of CAL_PAIRS path ends (__pp_metric_path calls, or the inline
+   form with the TSC alone), on a private record.  The
    minimum, because interrupts and misses only ever add.  Here, not in
    metric.c: it drives this file's probes, and metric.c knows nothing of
    them (metric.h).  The probes are called as instrumented code calls
@@ -813,8 +892,12 @@ calibrate (void)
         }
       uint64_t *tok = __pp_enter (&cal, ret, frame);
       __pp_metric_read (&t, a);
-      for (int k = 0; k < CAL_PAIRS; k++)
-        __pp_metric_path (tok + 1, n);
+      if (__pp_metric_fast)
+        for (int k = 0; k < CAL_PAIRS; k++)
+          inline_path_end (tok + 1, tok);
+      else
+        for (int k = 0; k < CAL_PAIRS; k++)
+          __pp_metric_path (tok + 1, n);
       __pp_metric_read (&t, b);
       __pp_exit (tok);
       for (uint32_t m = 0; m < n; m++)
@@ -967,10 +1050,7 @@ cct_after_fork (void)
         {
           __pp_metric_read (&t->m, now);
           for (uint32_t m = 0; m < __pp_metric_n; m++)
-            {
-              t->carry[m] = 0;
-              t->mark[m] = now[m];
-            }
+            __pp_metric_mark[m] = now[m];
         }
       for (uint32_t i = 0; i < t->depth; i++)
         memset (t->stack[i].saved, 0, sizeof t->stack[i].saved);

@@ -55,7 +55,6 @@ struct cct_rec
   uint64_t recursive;            /* calls made while the record was
                                     already active (§4.1: folded) */
   uint64_t active;               /* its entries on the shadow stack */
-  uint64_t excl[PPC_MAX_METRICS]; /* exclusive totals per metric */
   struct cct_edge *_Atomic children;
   struct cct_edge *cache;        /* the last child link found */
   uint64_t *acc_lo, *acc_hi;     /* where its paths' metric accumulators
@@ -66,8 +65,10 @@ struct cct_rec
   uint32_t dump_node;            /* cct_dump.c's scratch */
   uint64_t nslots;               /* u64s in slots */
   struct cct_edge *via;          /* the tree link to it from its parent */
-  /* The last three words before slots are the ABI's (rt_abi.h
-     PP_CCT_BACK, PP_CCT_CALLS, PP_CCT_FN): inline entries use them.  */
+  /* The last eleven words before slots are the ABI's (rt_abi.h
+     PP_CCT_EXCL, PP_CCT_BACK, PP_CCT_CALLS, PP_CCT_FN): inline entries
+     and path ends use them.  */
+  uint64_t excl[PPC_MAX_METRICS]; /* exclusive totals per metric */
   uint64_t back_calls;           /* recursive calls through callee slots
                                     (its calls and recursive calls are
                                     the fields' plus these) */
@@ -82,7 +83,10 @@ _Static_assert (sizeof (struct cct_rec) % 8 == 0
                     && __builtin_offsetof (struct cct_rec, calls)
                            == sizeof (struct cct_rec) + 8 * PP_CCT_CALLS
                     && __builtin_offsetof (struct cct_rec, back_calls)
-                           == sizeof (struct cct_rec) + 8 * PP_CCT_BACK,
+                           == sizeof (struct cct_rec) + 8 * PP_CCT_BACK
+                    && __builtin_offsetof (struct cct_rec, excl)
+                           == sizeof (struct cct_rec) + 8 * PP_CCT_EXCL (0)
+                    && PPC_MAX_METRICS == 8,
                 "cct_rec's last words are rt_abi.h's");
 
 /* R's callee slots.  */
@@ -102,8 +106,8 @@ cct_rec_of (uint64_t *tok)
 
 /* An active call: its record, frame and return address (a function
    inlined into its caller has the caller's); SAVED, the caller's metric
-   carry at the call (its partial path so far, §3.1: saved at entry,
-   restored at exit).  The token is rec->slots.  */
+   partial path at the call (now - __pp_metric_mark: §3.1's counter,
+   saved at entry, restored at exit).  The token is rec->slots.  */
 struct cct_entry
 {
   struct cct_rec *rec;
@@ -135,8 +139,6 @@ struct cct_thread
   uint32_t overflow;             /* calls beyond the stack's capacity */
   uint32_t seq;                  /* pushes so far (signal handlers) */
   struct pp_mthread m;
-  uint64_t carry[PPC_MAX_METRICS]; /* the current path's metrics so far */
-  uint64_t mark[PPC_MAX_METRICS];  /* reading when it was last taken */
   struct cct_link_cache links[CCT_LINK_CACHE];
   struct cct_entry stack[];
 };

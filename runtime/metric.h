@@ -5,7 +5,7 @@
 
    cct.c calls metric.c, never the reverse: metric.c is a leaf that knows
    nothing of the trees.  The accounting along paths (what a path and its
-   callees took: carry, mark, exclusive totals, §3.1) is the shadow
+   callees took: marks, exclusive totals, §3.1) is the shadow
    stack's, and stays with it in cct.c, as does the probes' calibration,
    which runs the probes.  Not a hook installed by metric.c: metric.o must
    come out of libpprt.a with cct.o in any case, by a reference from it,
@@ -25,6 +25,20 @@
 
 /* The program's metric count: 0 until a unit with metrics registers.  */
 PPRT_HIDDEN extern uint32_t __pp_metric_n;
+/* 1 when that is one metric read by rdtsc (rt_abi.h: the probes' inline
+   path end, and the entry and exit fast paths, read it themselves).  */
+PPRT_HIDDEN extern int __pp_metric_fast;
+
+/* The TSC, where __pp_metric_fast can be 1.  */
+static inline uint64_t
+pp_tsc (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  return __builtin_ia32_rdtsc ();
+#else
+  return 0;
+#endif
+}
 
 /* A thread's events: opened lazily, on the thread's first read.  */
 struct pp_mthread

@@ -258,6 +258,34 @@ void __pp_enter_slot_x86 (void);
 uint64_t *__pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame);
 void __pp_exit (uint64_t *tok);
 void __pp_metric_path (uint64_t *acc, uint32_t nmetrics);
+/* The accounting behind __pp_metric_path, which a one-metric function's
+   path end does inline (plugin/context-lower.cc) when __pp_metric_fast
+   says the program's one metric is the TSC:
+     now = rdtsc (); d = now - __pp_metric_mark[0];
+     acc[0] += d; tok[PP_CCT_EXCL (0)] += d; __pp_metric_mark[0] = now;
+   and otherwise calls __pp_metric_path (acc, 1).  __pp_metric_mark is
+   the thread's reading when its current path started, less what the
+   path had taken before its calls (§3.1's carry, folded in: an entry
+   saves now - mark and sets mark = now, the exit sets mark = now -
+   saved).  TOK is the token of any record (PP_FN_CCT or flat): the
+   words PP_CCT_EXCL (m) before it are its exclusive totals.  Both
+   variables are the runtime's (hidden, per module), the mark
+   initial-exec TLS.  */
+extern __thread uint64_t __pp_metric_mark[8];
+extern int __pp_metric_fast;
+#define PP_CCT_EXCL(m) (-11 + (m))
+/* Until the lowering: a one-metric path end, __pp_metric_path (acc, 1)
+   with the token for the inline form.  Defined by the runtime too.  */
+void __pp_metric_path1 (uint64_t *acc, uint64_t *tok);
+/* With one metric, a cct leaf in array mode enters by its callee slot as
+   without metrics, then
+     saved = now - __pp_metric_mark[0]; __pp_metric_mark[0] = now;
+   inline when __pp_metric_fast, else saved = __pp_metric_enter1 (); and
+   before each return (just after the path end there, which set the mark
+   to now) __pp_metric_mark[0] -= saved.  Functions with calls keep
+   __pp_enter and __pp_exit, and store their callee slots for the leaves
+   they call.  */
+uint64_t __pp_metric_enter1 (void);
 void __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t path_id);
 /* x86-64: __pp_hash_hit for a PPP miss, called from inline assembly with
    FN in %rdi and the id in %rsi after stepping over the red zone; it
