@@ -1,23 +1,28 @@
-/* __pp_enter_slot_x86: a cct function's entry when its inline callee-slot
-   check missed (include/pp/rt_abi.h), on x86-64.  The probe calls it from
-   inline assembly with the function descriptor in %rdi, the return
-   address in %rsi and the slot in %rdx, after moving %rsp below the red
-   zone, and takes the token in %rax; the compiler was told nothing else
-   changes, so every other register but the flags is preserved here.  A
-   real call on the cold arm made GCC save callee-saved registers in the
+/* The cold arms of the cct probes on x86-64, called from inline assembly
+   (include/pp/rt_abi.h): each entry here calls its C function with the
+   arguments in %rdi, %rsi, %rdx, after the probe moved %rsp below the red
+   zone, and gives back %rax; the compiler was told nothing else changes,
+   so every other register but the flags is preserved here.
+     __pp_enter_slot_x86    __pp_enter_slot: a missed callee-slot check
+     __pp_metric_path1_x86  __pp_metric_path1: a one-metric path end
+                            when the metric is not the TSC
+     __pp_metric_enter1_x86 __pp_metric_enter1: a metric leaf's entry,
+                            likewise
+   A real call on the cold arm made GCC save callee-saved registers in the
    prologue of every instrumented leaf (bzip2's mainGtU: six pushes and
    six pops around a ten-instruction check).  The general registers the
    C code may clobber go on the stack, and so do %xmm0-15 (the C code is
-   not built for vector registers only by assumption, and a miss is rare:
-   its thirty-two moves cost little beside the lookup).  The stack is
-   realigned for the call into C.  */
+   not built for vector registers only by assumption, and the arms are
+   rare or slow anyway: a miss's lookup, or a metric read by a system
+   call or the vDSO).  The stack is realigned for the call into C.  */
 #if defined(__x86_64__) && !defined(__ILP32__)
+	.macro	PRESERVING_CALL name, target
 	.text
-	.globl	__pp_enter_slot_x86
-	.hidden	__pp_enter_slot_x86
-	.type	__pp_enter_slot_x86, @function
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
 	.p2align 4
-__pp_enter_slot_x86:
+\name:
 	.cfi_startproc
 	pushq	%rcx
 	pushq	%rdx
@@ -50,7 +55,7 @@ __pp_enter_slot_x86:
 	movups	%xmm13, 208(%rsp)
 	movups	%xmm14, 224(%rsp)
 	movups	%xmm15, 240(%rsp)
-	call	__pp_enter_slot@PLT
+	call	\target@PLT
 	movups	0(%rsp), %xmm0
 	movups	16(%rsp), %xmm1
 	movups	32(%rsp), %xmm2
@@ -82,6 +87,11 @@ __pp_enter_slot_x86:
 	.cfi_adjust_cfa_offset -72
 	ret
 	.cfi_endproc
-	.size	__pp_enter_slot_x86, .-__pp_enter_slot_x86
+	.size	\name, .-\name
+	.endm
+
+	PRESERVING_CALL __pp_enter_slot_x86, __pp_enter_slot
+	PRESERVING_CALL __pp_metric_path1_x86, __pp_metric_path1
+	PRESERVING_CALL __pp_metric_enter1_x86, __pp_metric_enter1
 #endif
 	.section .note.GNU-stack,"",@progbits
