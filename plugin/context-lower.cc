@@ -514,6 +514,42 @@ lower_metric_enter (gcall *call)
 #endif
 }
 
+/* The exit of a function without metric accumulators (hash mode),
+   __pp_metric_exit1 (tok, saved) (context.cc): on x86-64
+     if (__pp_metric_fast)
+       { m = __pp_metric_mark[0]; now = rdtsc;
+         tok[PP_CCT_EXCL (0)] += now - m; __pp_metric_mark[0] = now - saved; }
+     else
+       __pp_metric_exit1 (tok, saved);  (a preserving call)
+   elsewhere the call.  */
+static void
+lower_metric_exit (gcall *call)
+{
+#if defined(__x86_64__)
+  if (TYPE_PRECISION (ptr_type_node) != 64)
+    return;
+  tree tok = gimple_call_arg (call, 0), saved = gimple_call_arg (call, 1);
+  gimple_stmt_iterator cg = gsi_for_stmt (call);
+  gasm *slow = preserving_call ("__pp_metric_exit1_x86", call, NULL_TREE);
+  gsi_insert_before (&cg, slow, GSI_SAME_STMT);
+  unlink_stmt_vdef (call);
+  gsi_remove (&cg, true);
+  edge join_edge, slow_edge;
+  basic_block fast = fast_arm (slow, &join_edge, &slow_edge);
+  gimple_stmt_iterator gsi = gsi_start_bb (fast);
+  tree m;
+  tree now = read_tsc (&gsi, &m);
+  tree u64 = ppgcc_u64_type ();
+  add_to (&gsi, tok, 8 * PP_CCT_EXCL (0), emit (&gsi, u64, MINUS_EXPR, now, m));
+  gsi_insert_after (&gsi, gimple_build_assign (metric_mark (),
+                                               emit (&gsi, u64, MINUS_EXPR,
+                                                     now, saved)),
+                    GSI_NEW_STMT);
+#else
+  (void) call;
+#endif
+}
+
 static unsigned int
 lower_entries (function *fun)
 {
@@ -521,7 +557,8 @@ lower_entries (function *fun)
   tree leaf_marker = ppgcc_enter_leaf_marker_decl ();
   tree path1 = ppgcc_metric_path1_decl ();
   tree enter1 = ppgcc_metric_enter1_decl ();
-  auto_vec<gcall *> calls, metric_ends, metric_entries;
+  tree exit1 = ppgcc_metric_exit1_decl ();
+  auto_vec<gcall *> calls, metric_ends, metric_entries, metric_exits;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
@@ -537,10 +574,14 @@ lower_entries (function *fun)
             metric_ends.safe_push (c);
           else if (gimple_call_fndecl (c) == enter1)
             metric_entries.safe_push (c);
+          else if (gimple_call_fndecl (c) == exit1)
+            metric_exits.safe_push (c);
         }
   if (calls.is_empty () && metric_ends.is_empty ()
-      && metric_entries.is_empty ())
+      && metric_entries.is_empty () && metric_exits.is_empty ())
     return 0;
+  for (gcall *c : metric_exits)
+    lower_metric_exit (c);
   for (gcall *c : metric_ends)
     lower_metric_path (c);
   for (gcall *c : metric_entries)

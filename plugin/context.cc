@@ -80,7 +80,7 @@ slot_ptr_type ()
 static tree enter_slot_decl, leaf_marker_decl, slot_var_decl;
 /* The metric path ends' (ppgcc_gen_metric_path, context-lower.cc).  */
 static tree metric_path_decl, metric_path1_decl, metric_mark_decl,
-    metric_fast_decl, metric_enter1_decl;
+    metric_fast_decl, metric_enter1_decl, metric_exit1_decl;
 
 static const ggc_root_tab context_roots[] = {
   { &enter_slot_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
@@ -98,6 +98,8 @@ static const ggc_root_tab context_roots[] = {
   { &metric_fast_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &metric_enter1_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &metric_exit1_decl, 1, sizeof (tree), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
@@ -343,6 +345,18 @@ ppgcc_metric_enter1_decl ()
   return decl;
 }
 
+tree
+ppgcc_metric_exit1_decl ()
+{
+  tree &decl = metric_exit1_decl;
+  if (!decl)
+    decl = runtime_fn ("__pp_metric_exit1",
+                       build_function_type_list (void_type_node, ptr_u64 (),
+                                                 ppgcc_u64_type (),
+                                                 NULL_TREE));
+  return decl;
+}
+
 /* An external hidden variable of the runtime (one per module, as the
    runtime is), initial-exec TLS when TLS.  */
 static tree
@@ -437,14 +451,13 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
 {
   gimple_seq seq = NULL;
   fn.token = create_tmp_reg (ptr_u64 (), "pp_ctx");
-  /* With one metric, a leaf in array mode enters by its slot too, and
+  /* With one metric, every function enters by its callee slot too, and
      keeps §3.1's saved share in a local instead of the runtime's shadow
-     stack: bzip2's mainGtU, 2.5 M calls in a 1 MB compression, cost 156
-     instructions a call through __pp_enter and __pp_exit.  */
-  bool metric_leaf = ppgcc_opts.cct && ppgcc_opts.nmetrics == 1
-                     && !(fn.flags & (PP_FN_HASHED | PP_FN_HPT))
-                     && leaf_p (fun);
-  if (ppgcc_opts.cct && (!ppgcc_opts.nmetrics || metric_leaf))
+     stack (rt_abi.h): bzip2's mainGtU, 2.5 M calls in a 1 MB
+     compression, cost 156 instructions a call through __pp_enter and
+     __pp_exit.  */
+  bool metric_slots = ppgcc_opts.cct && ppgcc_opts.nmetrics == 1;
+  if (ppgcc_opts.cct && (!ppgcc_opts.nmetrics || metric_slots))
     {
       /* Callee slots, inline (rt_abi.h).  A leaf's marker has only its
          descriptor: the return address and the slot are read where it is
@@ -485,7 +498,7 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
           && !(fn.flags & (PP_FN_HASHED | PP_FN_HPT))
           && !ppgcc_opts.nmetrics)
         ppgcc_give_inlined_counts (fn);
-      if (metric_leaf)
+      if (metric_slots)
         {
           /* saved = now - mark; mark = now (context-lower.cc).  */
           fn.metric_saved = create_tmp_reg (ppgcc_u64_type (), "pp_msaved");
@@ -577,10 +590,12 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
       ppgcc_safe_insert_seq_before (&gsi, site.second);
     }
   returns_twice_slots.clear ();
-  if (fn.leaf && fn.metric_saved)
+  if (fn.metric_saved)
     {
       /* mark = mark - saved before each return: the path end there has
-         just set the mark to now (rt_abi.h).  */
+         just set the mark to now (rt_abi.h).  A function without metric
+         accumulators (hash mode) has no such path end: its exit reads
+         the metric, __pp_metric_exit1 (tok, saved) until lowered.  */
       tree u64 = ppgcc_u64_type ();
       edge e;
       edge_iterator ei;
@@ -590,6 +605,15 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
           if (gsi_end_p (gsi)
               || gimple_code (gsi_stmt (gsi)) != GIMPLE_RETURN)
             continue;
+          if (!fn.nmetrics)
+            {
+              gsi_insert_before (&gsi,
+                                 gimple_build_call (ppgcc_metric_exit1_decl (),
+                                                    2, fn.token,
+                                                    fn.metric_saved),
+                                 GSI_SAME_STMT);
+              continue;
+            }
           tree mark = build4 (ARRAY_REF, u64, ppgcc_metric_mark_var (),
                               size_zero_node, NULL_TREE, NULL_TREE);
           tree m = create_tmp_reg (u64, "pp_mark");

@@ -141,8 +141,9 @@ struct ppgcc_fn
   tree inlined = NULL_TREE;      /* a cct leaf: where its inlined bodies
                                     count (context-lower.cc) */
   tree saved_slot = NULL_TREE;   /* and __pp_slot at the entry */
-  /* A cct leaf with one metric: the path's share before the call (now -
-     __pp_metric_mark at its entry, §3.1), given back at its returns.  */
+  /* A cct function with one metric: its caller's share of the path
+     before the call (now - __pp_metric_mark at its entry, §3.1), given
+     back at its returns.  */
   tree metric_saved = NULL_TREE;
   /* derive.cc: the function, whether its count may come from its callers
      (one path, local, counted in an array) and the statements of its
@@ -354,6 +355,7 @@ tree ppgcc_metric_path1_decl ();
 tree ppgcc_metric_mark_var ();
 tree ppgcc_metric_fast_var ();
 tree ppgcc_metric_enter1_decl ();
+tree ppgcc_metric_exit1_decl ();
 void ppgcc_note_inlined_counts (tree desc, tree counts);
 bool ppgcc_has_inlined_counts (tree desc);
 /* The context probes' trees GCC's collector must keep.  */

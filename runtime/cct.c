@@ -783,9 +783,9 @@ __pp_metric_path1 (uint64_t *acc, uint64_t *tok)
   metric_path (acc, 1, tok);
 }
 
-/* A metric leaf's entry when the inline one is not taken (rt_abi.h):
-   the path's share so far of metric 0, which the leaf's returns give
-   back; the mark is now.  */
+/* A one-metric function's entry when the inline one is not taken
+   (rt_abi.h): the path's share so far of metric 0, which the function's
+   returns give back; the mark is now.  */
 PROBE_FRAME uint64_t
 __pp_metric_enter1 (void)
 {
@@ -802,6 +802,24 @@ __pp_metric_enter1 (void)
   return saved;
 }
 
+/* The exit of a one-metric function without metric accumulators (hash
+   mode) when the inline one is not taken: what none of its paths took
+   goes to its record's exclusive total, and the caller's share SAVED
+   back to the mark (rt_abi.h).  */
+PROBE_FRAME void
+__pp_metric_exit1 (uint64_t *tok, uint64_t saved)
+{
+  PROBE_FRAME_HERE ();
+  struct cct_thread *t = self;
+  if (!t || !__pp_metric_n)
+    return;
+  uint64_t now[PPC_MAX_METRICS];
+  read_now (t, now);
+  /* As pop_to's: hash-mode records have no accumulators (nmet 0).  */
+  cct_rec_of (tok)->excl[0] += unclaimed (t, 0, now);
+  __pp_metric_mark[0] = now[0] - saved;
+}
+
 /* The inline path end of rt_abi.h, as plugin/context-lower.cc emits it
    (calibrate measures it).  */
 static inline void
@@ -814,6 +832,20 @@ inline_path_end (uint64_t *acc, uint64_t *tok)
   acc[0] += d;
   tok[PP_CCT_EXCL (0)] += d;
   __pp_metric_mark[0] = now;
+}
+
+/* A one-metric function's inline entry and exit with the TSC (rt_abi.h:
+   its callee slot's check aside), as calibrate measures them.  */
+static inline void
+inline_enter_exit (void)
+{
+  uint64_t m = __pp_metric_mark[0];
+  __asm__ volatile ("" : : "r" (m));
+  uint64_t now = pp_tsc ();
+  uint64_t saved = now - m;
+  __pp_metric_mark[0] = now;
+  __asm__ volatile ("" : : : "memory");
+  __pp_metric_mark[0] -= saved;
 }
 
 /* ------------------------------------------------------- calibration */
@@ -852,9 +884,10 @@ private_end (void)
 
 /* The probes' own cost (PLDI'97 §3.2 perturbation), for the profile's
    header (metric.c) and `ppprof --subtract-probes`: the least metric
-   change over CAL_ROUNDS rounds of CAL_PAIRS __pp_enter/__pp_exit pairs,
-   and of CAL_PAIRS path ends (__pp_metric_path calls, or the inline
-   form with the TSC alone), on a private record.  The
+   change over CAL_ROUNDS rounds of CAL_PAIRS __pp_enter/__pp_exit pairs
+   (a cct program's inline entry and exit with the TSC alone), and of
+   CAL_PAIRS path ends (__pp_metric_path calls, or the inline form with
+   the TSC alone), on a private record.  The
    minimum, because interrupts and misses only ever add.  Here, not in
    metric.c: it drives this file's probes, and metric.c knows nothing of
    them (metric.h).  The probes are called as instrumented code calls
@@ -881,8 +914,12 @@ calibrate (void)
   for (int r = 0; r < CAL_ROUNDS; r++)
     {
       __pp_metric_read (&t, a);
-      for (int k = 0; k < CAL_PAIRS; k++)
-        __pp_exit (__pp_enter (&cal, ret, frame));
+      if (__pp_metric_fast && program_cct)
+        for (int k = 0; k < CAL_PAIRS; k++)
+          inline_enter_exit ();
+      else
+        for (int k = 0; k < CAL_PAIRS; k++)
+          __pp_exit (__pp_enter (&cal, ret, frame));
       __pp_metric_read (&t, b);
       for (uint32_t m = 0; m < n; m++)
         {

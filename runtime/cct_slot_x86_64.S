@@ -6,8 +6,10 @@
      __pp_enter_slot_x86    __pp_enter_slot: a missed callee-slot check
      __pp_metric_path1_x86  __pp_metric_path1: a one-metric path end
                             when the metric is not the TSC
-     __pp_metric_enter1_x86 __pp_metric_enter1: a metric leaf's entry,
-                            likewise
+     __pp_metric_enter1_x86 __pp_metric_enter1: a one-metric function's
+                            entry, likewise
+     __pp_metric_exit1_x86  __pp_metric_exit1: the exit of one without
+                            metric accumulators (hash mode), likewise
    A real call on the cold arm made GCC save callee-saved registers in the
    prologue of every instrumented leaf (bzip2's mainGtU: six pushes and
    six pops around a ten-instruction check).  The general registers the
@@ -93,5 +95,6 @@
 	PRESERVING_CALL __pp_enter_slot_x86, __pp_enter_slot
 	PRESERVING_CALL __pp_metric_path1_x86, __pp_metric_path1
 	PRESERVING_CALL __pp_metric_enter1_x86, __pp_metric_enter1
+	PRESERVING_CALL __pp_metric_exit1_x86, __pp_metric_exit1
 #endif
 	.section .note.GNU-stack,"",@progbits

@@ -277,15 +277,21 @@ extern int __pp_metric_fast;
 /* Until the lowering: a one-metric path end, __pp_metric_path (acc, 1)
    with the token for the inline form.  Defined by the runtime too.  */
 void __pp_metric_path1 (uint64_t *acc, uint64_t *tok);
-/* With one metric, a cct leaf in array mode enters by its callee slot as
-   without metrics, then
+/* With one metric, a cct function enters by its callee slot as without
+   metrics (and a function with calls stores its slots and restores
+   __pp_slot at its returns likewise), then
      saved = now - __pp_metric_mark[0]; __pp_metric_mark[0] = now;
    inline when __pp_metric_fast, else saved = __pp_metric_enter1 (); and
    before each return (just after the path end there, which set the mark
-   to now) __pp_metric_mark[0] -= saved.  Functions with calls keep
-   __pp_enter and __pp_exit, and store their callee slots for the leaves
-   they call.  */
+   to now) __pp_metric_mark[0] -= saved.  A hash-mode function has no
+   metric path ends: its returns call __pp_metric_exit1 (tok, saved),
+   inline when __pp_metric_fast as
+     tok[PP_CCT_EXCL (0)] += now - mark; mark = now - saved.
+   No shadow stack: a longjmp past such calls leaves the mark where the
+   last of them set it, and the next path end charges their time since
+   their last path end to its own path.  */
 uint64_t __pp_metric_enter1 (void);
+void __pp_metric_exit1 (uint64_t *tok, uint64_t saved);
 void __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t path_id);
 /* x86-64: __pp_hash_hit for a PPP miss, called from inline assembly with
    FN in %rdi and the id in %rsi after stepping over the red zone; it
