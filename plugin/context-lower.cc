@@ -557,7 +557,6 @@ lower_entries (function *fun)
   tree leaf_marker = ppgcc_enter_leaf_marker_decl ();
   tree path1 = ppgcc_metric_path1_decl ();
   tree enter1 = ppgcc_metric_enter1_decl ();
-  tree exit1 = ppgcc_metric_exit1_decl ();
   auto_vec<gcall *> calls, metric_ends, metric_entries, metric_exits;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
@@ -565,18 +564,22 @@ lower_entries (function *fun)
          gsi_next (&gsi))
       if (ppgcc_entry_marker_p (gsi_stmt (gsi)))
         calls.safe_push (marker_call (&gsi, enter, leaf_marker));
-      else if (gcall *c = dyn_cast<gcall *> (gsi_stmt (gsi)))
+      else if (gcall *mc = ppgcc_metric_marker_call (gsi_stmt (gsi)))
         {
-          if (gimple_call_fndecl (c) == enter
-              || gimple_call_fndecl (c) == leaf_marker)
-            calls.safe_push (c);
-          else if (gimple_call_fndecl (c) == path1)
-            metric_ends.safe_push (c);
-          else if (gimple_call_fndecl (c) == enter1)
-            metric_entries.safe_push (c);
-          else if (gimple_call_fndecl (c) == exit1)
-            metric_exits.safe_push (c);
+          gimple_move_vops (mc, gsi_stmt (gsi));
+          gsi_replace (&gsi, mc, false);
+          tree d = gimple_call_fndecl (mc);
+          if (d == path1)
+            metric_ends.safe_push (mc);
+          else if (d == enter1)
+            metric_entries.safe_push (mc);
+          else
+            metric_exits.safe_push (mc);
         }
+      else if (gcall *c = dyn_cast<gcall *> (gsi_stmt (gsi)))
+        if (gimple_call_fndecl (c) == enter
+            || gimple_call_fndecl (c) == leaf_marker)
+          calls.safe_push (c);
   if (calls.is_empty () && metric_ends.is_empty ()
       && metric_entries.is_empty () && metric_exits.is_empty ())
     return 0;

@@ -174,6 +174,74 @@ ppgcc_entry_marker_p (const gimple *stmt)
          && !strcmp (gimple_asm_string (a), ppgcc_entry_marker_asm);
 }
 
+/* The one-metric probes (rt_abi.h) until the lowering: volatile asms as
+   the entry marker is, for the same reason (a call in every path end of
+   a leaf kept lua's index2value out of line), which clobber memory as
+   the calls they stand for do (the returns' plain `mark -= saved` must
+   stay after the path end's marker).  Each becomes its call in the
+   lowering, then the inline form: saved = __pp_metric_enter1 (),
+   __pp_metric_path1 (acc, tok), __pp_metric_exit1 (tok, saved).  */
+static const char *const metric_marker_asm[3] = {
+  ".error \"ppgcc: a metric entry was not lowered\"",
+  ".error \"ppgcc: a metric path end was not lowered\"",
+  ".error \"ppgcc: a metric exit was not lowered\"",
+};
+
+static tree
+metric_marker_decl (int kind)
+{
+  return kind == 0 ? ppgcc_metric_enter1_decl ()
+         : kind == 1 ? ppgcc_metric_path1_decl ()
+                     : ppgcc_metric_exit1_decl ();
+}
+
+/* The marker of KIND (0 entry, 1 path end, 2 exit) defining LHS (entry)
+   from A and B (path end, exit).  */
+static gasm *
+metric_marker (int kind, tree lhs, tree a, tree b)
+{
+  vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
+  if (lhs)
+    push_operand (&outputs, "=r", lhs);
+  if (a)
+    push_operand (&inputs, "X", a);
+  if (b)
+    push_operand (&inputs, "X", b);
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                            build_string (7, "memory")));
+  gasm *g = gimple_build_asm_vec (metric_marker_asm[kind], inputs, outputs,
+                                  clobbers, NULL);
+  gimple_asm_set_volatile (g, true);
+  return g;
+}
+
+gcall *
+ppgcc_metric_marker_call (const gimple *stmt)
+{
+  const gasm *a = dyn_cast<const gasm *> (stmt);
+  if (!a)
+    return NULL;
+  for (int kind = 0; kind < 3; kind++)
+    if (!strcmp (gimple_asm_string (a), metric_marker_asm[kind]))
+      {
+        auto_vec<tree, 2> args;
+        for (unsigned i = 0; i < gimple_asm_ninputs (a); i++)
+          args.safe_push (TREE_VALUE (gimple_asm_input_op (a, i)));
+        gcall *c = gimple_build_call_vec (metric_marker_decl (kind), args);
+        if (gimple_asm_noutputs (a))
+          {
+            tree lhs = TREE_VALUE (gimple_asm_output_op (a, 0));
+            gimple_call_set_lhs (c, lhs);
+            if (TREE_CODE (lhs) == SSA_NAME)
+              SSA_NAME_DEF_STMT (lhs) = c;
+          }
+        gimple_set_location (c, gimple_location (a));
+        gimple_set_block (c, gimple_block (a));
+        return c;
+      }
+  return NULL;
+}
+
 /* The call a leaf's marker is lowered through (context-lower.cc).  The
    runtime defines no such function.  */
 tree
@@ -493,7 +561,10 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
         fn.num_sites = store_slots (fun, fn);
       /* A function whose every call may be inlined early has flat
          counters too, for when it is a leaf by then (context-leaf.cc).
-         Not with metrics: the flat counters have no accumulators.  */
+         Not with metrics: a leaf inlined elsewhere keeps its contexts
+         and its readings (its metric per context is what the mode is
+         for; flat, lua's json run took 7% fewer instructions, and work10's
+         spin lost its contexts' cycles at -O2).  */
       if ((fn.leaf || may_become_leaf_p (fun))
           && !(fn.flags & (PP_FN_HASHED | PP_FN_HPT))
           && !ppgcc_opts.nmetrics)
@@ -502,9 +573,8 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
         {
           /* saved = now - mark; mark = now (context-lower.cc).  */
           fn.metric_saved = create_tmp_reg (ppgcc_u64_type (), "pp_msaved");
-          gcall *c = gimple_build_call (ppgcc_metric_enter1_decl (), 0);
-          gimple_call_set_lhs (c, fn.metric_saved);
-          gimple_seq_add_stmt (&seq, c);
+          gimple_seq_add_stmt (&seq, metric_marker (0, fn.metric_saved,
+                                                    NULL_TREE, NULL_TREE));
         }
     }
   else
@@ -567,8 +637,7 @@ ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn)
   /* One metric: the inline form once lowered (rt_abi.h), which needs the
      token for the record's exclusive total.  */
   if (fn.nmetrics == 1)
-    gimple_seq_add_stmt (seq, gimple_build_call (ppgcc_metric_path1_decl (),
-                                                 2, acc, fn.token));
+    gimple_seq_add_stmt (seq, metric_marker (1, NULL_TREE, acc, fn.token));
   else
     gimple_seq_add_stmt (seq,
                          gimple_build_call (ppgcc_metric_path_decl (), 2, acc,
@@ -607,10 +676,8 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
             continue;
           if (!fn.nmetrics)
             {
-              gsi_insert_before (&gsi,
-                                 gimple_build_call (ppgcc_metric_exit1_decl (),
-                                                    2, fn.token,
-                                                    fn.metric_saved),
+              gsi_insert_before (&gsi, metric_marker (2, NULL_TREE, fn.token,
+                                                      fn.metric_saved),
                                  GSI_SAME_STMT);
               continue;
             }

@@ -356,6 +356,9 @@ tree ppgcc_metric_mark_var ();
 tree ppgcc_metric_fast_var ();
 tree ppgcc_metric_enter1_decl ();
 tree ppgcc_metric_exit1_decl ();
+/* STMT, a one-metric probe's marker (context.cc), as the call the
+   lowering expands; NULL for any other statement.  */
+gcall *ppgcc_metric_marker_call (const gimple *stmt);
 void ppgcc_note_inlined_counts (tree desc, tree counts);
 bool ppgcc_has_inlined_counts (tree desc);
 /* The context probes' trees GCC's collector must keep.  */

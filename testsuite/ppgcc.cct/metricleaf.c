@@ -1,20 +1,26 @@
-/* A leaf's metric is its own: outer calls the leaf spin (10 N steps),
-   then runs N steps of its own.  With one metric, spin enters by its
-   callee slot and keeps the share of outer's path before the call in a
-   local, which its return gives back (rt_abi.h); outer's exclusive
-   metric must be its own loop's, about a tenth of spin's, not spin's
-   and its own together.  spin is called from two sites, once inlined
-   at -O2 (twice) and once not.  */
+/* A leaf's metric is its own: outer calls the leaf spin (10 N steps in
+   all, directly and through spin_out), then runs N steps of its own.
+   With one metric, spin enters by its callee slot and keeps the share of
+   outer's path before the call in a local, which its return gives back
+   (rt_abi.h); outer's exclusive metric must be its own loop's, about a
+   tenth of spin's, not spin's and its own together.  mix, a leaf that
+   -O2 inlines into outer, keeps its context there (site "inlined").  */
 #include <stdio.h>
 #include <stdlib.h>
 
 static volatile unsigned sink;
 
-static inline void
+__attribute__ ((noinline)) static void
 spin (long n)
 {
   for (long i = 0; i < n; i++)
     sink = sink * 31 + (unsigned) i;
+}
+
+static inline unsigned
+mix (unsigned x)
+{
+  return x * 2654435761u;
 }
 
 __attribute__ ((noinline)) static void
@@ -30,6 +36,7 @@ outer (long n)
   spin_out (5 * n);
   for (long i = 0; i < n; i++)
     sink ^= (unsigned) i;
+  sink ^= mix ((unsigned) n);
 }
 
 int
