@@ -12,14 +12,19 @@
       no aliases, not `used', not a constructor: local_p below)
       now calls g.pp_on.
 
-   2. Such a g whose every caller has a copy (so, after 1, its plain body
-      is only called from plain bodies, and g.pp_on only from copies)
-      loses its dispatch: plain g is again exactly the original function,
-      and GCC inlines it into its plain callers as in a plain build (a
-      called-once static is inlined again, and no entry test pushes a
-      small one over the inlining limits).  Where some caller of g has no
-      copy (it keeps one body, =check, or is not instrumented), g keeps
-      its dispatch, which those callers go through.
+   2. Such a g loses its dispatch: plain g is again exactly the original
+      function, and GCC inlines it into its plain callers as in a plain
+      build (a called-once static is inlined again, and no entry test
+      pushes a small one over the inlining limits).  A caller without a
+      copy (it keeps one body, =check, or is not instrumented) tests the
+      flag at each of its calls of g instead, as g's dispatch would have
+      at g's entry:
+        if (__pp_on_entry != 0) lhs = g.pp_on (args); else lhs = g (args);
+      and g inlines into the plain arm.  With the test left in g, lua's
+      index2value (called from the public lua_* functions, which are
+      =check) stayed out of line: profiling off cost lua 15% more
+      instructions than -O2.  A call that ends its block (it may throw)
+      is not split: g keeps its dispatch then.
 
    Semantics: an activation of such a g runs its copy, and counts its
    paths, exactly when the activation of its caller runs its copy, that is
@@ -108,6 +113,83 @@ drop_dispatch (function *fun, gcond *cond, gassign *load)
   pop_cfun ();
 }
 
+/* Whether E's call can take the flag test in front of it: a plain call
+   statement in the middle or at the end of a block, with no abnormal or
+   EH edge out of it.  */
+bool
+splittable_call_p (cgraph_edge *e)
+{
+  gcall *call = e->call_stmt;
+  if (!call || gimple_call_internal_p (call)
+      || (gimple_call_flags (call) & (ECF_RETURNS_TWICE | ECF_NORETURN)))
+    return false;
+  function *fun = DECL_STRUCT_FUNCTION (e->caller->decl);
+  if (!fun || !fun->cfg || !gimple_bb (call))
+    return false;
+  /* (stmt_can_make_abnormal_goto reads cfun.)  */
+  push_cfun (fun);
+  bool ok = !stmt_can_throw_internal (fun, call)
+            && !stmt_can_make_abnormal_goto (call);
+  pop_cfun ();
+  return ok;
+}
+
+/* CALL of G, in FUN, a caller without a copy, as
+     tmp = FLAG; if (tmp != 0) lhs = ON (args); else lhs = G (args);
+   (before SSA: both arms write the same lhs).  The caller's call graph
+   edges are rebuilt after.  */
+void
+dispatch_at_call (function *fun, gcall *call, cgraph_node *on, tree flag)
+{
+  push_cfun (fun);
+  basic_block bb = gimple_bb (call);
+  gimple_stmt_iterator gsi = gsi_for_stmt (call);
+  gsi_prev (&gsi);
+  edge to_plain = gsi_end_p (gsi) ? split_block_after_labels (bb)
+                                  : split_block (bb, gsi_stmt (gsi));
+  basic_block head = to_plain->src, cb = to_plain->dest;
+  basic_block join = gsi_stmt (gsi_last_bb (cb)) == call
+                         ? split_edge (single_succ_edge (cb))
+                         : split_block (cb, call)->dest;
+  tree tmp = create_tmp_reg (TREE_TYPE (flag), "pp_on");
+  gsi = gsi_last_bb (head);
+  gsi_insert_after (&gsi, gimple_build_assign (tmp, flag), GSI_NEW_STMT);
+  gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, tmp,
+                                             build_zero_cst (TREE_TYPE (tmp)),
+                                             NULL_TREE, NULL_TREE),
+                    GSI_NEW_STMT);
+  to_plain->flags &= ~EDGE_FALLTHRU;
+  to_plain->flags |= EDGE_FALSE_VALUE;
+  to_plain->probability = profile_probability::likely ();
+  basic_block onb = create_empty_bb (head);
+  if (current_loops)
+    add_bb_to_loop (onb, head->loop_father);
+  edge to_on = make_edge (head, onb, EDGE_TRUE_VALUE);
+  to_on->probability = to_plain->probability.invert ();
+  onb->count = head->count.apply_probability (to_on->probability);
+  cb->count = head->count.apply_probability (to_plain->probability);
+  gcall *copy = as_a<gcall *> (gimple_copy (call));
+  gimple_call_set_fndecl (copy, on->decl);
+  /* The gimplifier's temporaries are SSA names already: one definition
+     each, so the two calls write a variable, copied to it at the join.  */
+  tree lhs = gimple_call_lhs (call);
+  if (lhs && TREE_CODE (lhs) == SSA_NAME)
+    {
+      tree v = create_tmp_var (TREE_TYPE (lhs), "pp_ret");
+      gimple_call_set_lhs (call, v);
+      gimple_call_set_lhs (copy, v);
+      gimple_stmt_iterator j = gsi_after_labels (join);
+      gimple *a = gimple_build_assign (lhs, v);
+      SSA_NAME_DEF_STMT (lhs) = a;
+      gsi_insert_before (&j, a, GSI_SAME_STMT);
+    }
+  gsi = gsi_start_bb (onb);
+  gsi_insert_after (&gsi, copy, GSI_NEW_STMT);
+  make_single_succ_edge (onb, join, EDGE_FALLTHRU);
+  free_dominance_info (CDI_DOMINATORS);
+  pop_cfun ();
+}
+
 /* The copy ON of local G inlined like G: G's attributes (always_inline,
    noinline, ...) and inline flags back in place of ppgcc_make_outlined's.
    A caller whose behaviour relies on G being inlined (the union of
@@ -166,18 +248,44 @@ follow_callers ()
         }
     }
 
-  /* 2: dispatches no caller needs.  */
+  /* 2: dispatches no caller needs, once callers without a copy test the
+     flag themselves.  */
   for (auto &p : copy_of)
     {
       cgraph_node *g = p.first;
       if (!local_p (g))
         continue;
       bool all = true;
+      std::vector<cgraph_edge *> uncopied;
       for (cgraph_edge *e = g->callers; e && all; e = e->next_caller)
-        all = copy_of.count (e->caller) && !copies.count (e->caller);
+        if (!copy_of.count (e->caller) || copies.count (e->caller))
+          {
+            /* (A copy's calls of G went to G's copy in 1.)  */
+            all = !copies.count (e->caller) && splittable_call_p (e);
+            uncopied.push_back (e);
+          }
       if (all)
-        drop_dispatch (DECL_STRUCT_FUNCTION (g->decl), test_of[g].first,
-                       test_of[g].second);
+        {
+          tree flag = gimple_assign_rhs1 (test_of[g].second);
+          std::vector<std::pair<cgraph_node *, gcall *>> calls;
+          for (cgraph_edge *e : uncopied)
+            calls.push_back ({ e->caller, e->call_stmt });
+          std::unordered_set<cgraph_node *> callers;
+          for (auto &c : calls)
+            {
+              dispatch_at_call (DECL_STRUCT_FUNCTION (c.first->decl),
+                                c.second, p.second, flag);
+              callers.insert (c.first);
+            }
+          for (cgraph_node *c : callers)
+            {
+              push_cfun (DECL_STRUCT_FUNCTION (c->decl));
+              cgraph_edge::rebuild_edges ();
+              pop_cfun ();
+            }
+          drop_dispatch (DECL_STRUCT_FUNCTION (g->decl), test_of[g].first,
+                         test_of[g].second);
+        }
       /* Where g keeps its dispatch, its copy inlined into it would double
          it: only a small g (GCC may inline it anyway) gets that.  */
       if (all || ppgcc_may_be_inlined_p (g->decl))

@@ -9,9 +9,11 @@
    count (five odd, five even), none in the second.  aleaf, whose address
    is taken, keeps its entry test: counted for i = 0..3 and 6..9 (four odd,
    four even).  both, static, is called by inner and by the variadic va,
-   which has no copy, so both keeps its entry test too: its one path counts
-   the ten calls from the first loop (following inner) and the one from va
-   (made while on), 11.  */
+   which has no copy: va tests the flag at its call of both instead, and
+   both follows its callers too: its one path counts the ten calls from
+   the first loop (following inner) and the one from va (made while on),
+   11; the plain inner of the second loop calls plain both, also after
+   the flag came on.  */
 #include <stdarg.h>
 #include <stdio.h>
 
