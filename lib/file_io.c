@@ -525,8 +525,8 @@ pp_remove_stale_temps (const char *path)
    sampled program's exit, syncs only under PPGCC_FSYNC=1, as gcov never
    does: a sync took 2-9 ms a file on the machines here, one per unit's
    .ppd, and was most of what profiling added to a short process
-   (pcre2grep: 24 a run).  The rename alone keeps every
-   profile whole whenever and however the program ends; the sync adds only
+   (pcre2grep: 24 syncs a run).  The rename alone keeps every profile
+   whole whenever and however the program ends; the sync adds only
    surviving a crash of the machine itself.  */
 static int
 pp_sync_wanted (void)
