@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include "json_out.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,6 +269,44 @@ typedef struct
   const pp_report_path *path;
 } ranked;
 
+/* The notes printed so far, to print each text once.  */
+typedef struct
+{
+  char **text;
+  int n;
+} note_list;
+
+/* Prints the note FMT... unless the same text was printed already.  */
+static void
+note_once (note_list *l, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  int len = vsnprintf (NULL, 0, fmt, ap);
+  va_end (ap);
+  char *t = len < 0 ? NULL : malloc ((size_t) len + 1);
+  if (!t)
+    return;
+  va_start (ap, fmt);
+  vsnprintf (t, (size_t) len + 1, fmt, ap);
+  va_end (ap);
+  for (int i = 0; i < l->n; i++)
+    if (!strcmp (l->text[i], t))
+      {
+        free (t);
+        return;
+      }
+  fputs (t, stdout);
+  char **grown = realloc (l->text, (l->n + 1) * sizeof *grown);
+  if (!grown)
+    {
+      free (t);
+      return;
+    }
+  l->text = grown;
+  l->text[l->n++] = t;
+}
+
 static int
 by_count_desc (const void *a, const void *b)
 {
@@ -416,28 +455,36 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
     free (names[i]);
   free (names);
 #undef SHOWN_NAME
-  /* Notes for the functions the report is about: those that ran, and
-     with --function F only F.  */
+  /* Notes: that a function's paths are cut, for the functions with a row
+     in the table; executions not recorded, for every function the report
+     is about (with --function F only F).  Each text once: two builds of
+     one function (two programs, two -O levels) are two entries of SET.  */
+  note_list notes = { 0 };
+  for (int i = 0; i < shown; i++)
+    {
+      const pp_report_fn *fn = all[i].fn;
+      uint64_t limit = fn->spec && fn->spec->num_fns
+                           ? fn->spec->fns[0].max_paths : 0;
+      if ((fn->flags & 2u) && limit)
+        note_once (&notes, "note: %s has more than %" PRIu64 " paths "
+                   "(-fprofile-paths-max); its paths are cut (truncated) "
+                   "at some edges\n", fn->name, limit);
+      else if (fn->flags & 2u)
+        note_once (&notes, "note: %s has more than 2^64 paths; its paths "
+                   "are cut (truncated) at some edges\n", fn->name);
+    }
   for (int i = 0; i < set->num_fns; i++)
     {
       if ((only && strcmp (set->fns[i].name, only) != 0)
-          || (set->fns[i].num_paths_run == 0 && !set->fns[i].dropped))
+          || !set->fns[i].dropped)
         continue;
-      uint64_t limit = set->fns[i].spec && set->fns[i].spec->num_fns
-                           ? set->fns[i].spec->fns[0].max_paths : 0;
-      if ((set->fns[i].flags & 2u) && limit)
-        printf ("note: %s has more than %" PRIu64 " paths "
-                "(-fprofile-paths-max); its paths are cut (truncated) at "
-                "some edges\n", set->fns[i].name, limit);
-      else if (set->fns[i].flags & 2u)
-        printf ("note: %s has more than 2^64 paths; its paths are cut "
-                "(truncated) at some edges\n", set->fns[i].name);
-      if (set->fns[i].dropped)
-        printf ("note: %s: %" PRIu64 " path executions could not be "
-                "recorded (runtime out of memory, or evicted from the Hot "
-                "Path Table)\n", set->fns[i].name,
-                set->fns[i].dropped);
+      note_once (&notes, "note: %s: %" PRIu64 " path executions could not "
+                 "be recorded (runtime out of memory, or evicted from the "
+                 "Hot Path Table)\n", set->fns[i].name, set->fns[i].dropped);
     }
+  for (int i = 0; i < notes.n; i++)
+    free (notes.text[i]);
+  free (notes.text);
   free (all);
   return 0;
 }
