@@ -37,12 +37,35 @@ print_branch (FILE *out, const pp_report_branch *b)
     fputc ('?', out);
 }
 
-/* " [2:T 3:F]", nothing when there is no condition.  */
+/* Whether A and B print the same text.  */
+static int
+same_branch_text (const pp_report_branch *a, const pp_report_branch *b)
+{
+  if (a->line != b->line || a->kind != b->kind
+      || (a->show_column && a->column) != (b->show_column && b->column)
+      || (a->show_column && a->column && a->column != b->column))
+    return 0;
+  if (a->kind != PP_BRANCH_CASE)
+    return 1;
+  if (!a->case_text || !b->case_text)
+    return !a->case_text && !b->case_text && a->target_line == b->target_line;
+  return !strcmp (a->case_text, b->case_text);
+}
+
+/* " [2:T 3:F]", nothing when there is no condition.  A key the same as
+   the one before it is left out: the conditions of a macro all have the
+   line and column of its use (`if ((x) < 0 || (x) > 100)` in a macro
+   printed [5:F 5:F]).  Equal keys apart stay (12:T 14:F 12:T), and so do
+   12:T 12:F: two conditions, or one tested by two blocks (a loop's test
+   copied before the loop by the compiler).  --json keeps every
+   condition.  */
 static void
 print_branches (FILE *out, const pp_report_branch *b, int n)
 {
   for (int i = 0; i < n; i++)
     {
+      if (i && same_branch_text (&b[i - 1], &b[i]))
+        continue;
       fputs (i ? " " : " [", out);
       print_branch (out, &b[i]);
     }
