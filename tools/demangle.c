@@ -16,3 +16,10 @@ pp_demangle (const char *name)
     return NULL;
   return cplus_demangle (name, DMGL_PARAMS | DMGL_ANSI);
 }
+
+const char *
+pp_shown_name (const char *name, char **tmp)
+{
+  *tmp = pp_demangle (name);
+  return *tmp ? *tmp : name;
+}

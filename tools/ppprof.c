@@ -25,6 +25,7 @@
 #include "commands.h"
 #include "context.h"
 #include "db.h"
+#include "demangle.h"
 
 #include "pp/rt_abi.h"
 
@@ -211,6 +212,27 @@ dot (pp_profile_set *set, const char *only, int svg)
   return rc;
 }
 
+
+/* --function F as the profile names it: F, or the C++ symbol whose
+   demangled name (as the reports print it) is F.  */
+static const char *
+symbol_of (const pp_profile_set *set, const char *only)
+{
+  if (!only)
+    return NULL;
+  for (int i = 0; i < set->num_fns; i++)
+    if (!strcmp (set->fns[i].name, only))
+      return only;
+  for (int i = 0; i < set->num_fns; i++)
+    {
+      char *dm = pp_demangle (set->fns[i].name);
+      int same = dm && !strcmp (dm, only);
+      free (dm);
+      if (same)
+        return set->fns[i].name;
+    }
+  return only;
+}
 
 /* The command; FILES (room for ARGC names) is main's, freed there: every
    return path leaves nothing behind (make check runs ppprof under
@@ -435,13 +457,19 @@ run (int argc, char **argv, char **files)
       pp_profile_set_free (&set);
       return 2;
     }
-  int rc;
+  int rc = 0;
   set.only_file = only_file;
   if (is_merge)
     rc = merge (&set, out);
   else if (pp_profile_set_analyse (&set) < 0)
     rc = 2;
-  else if (only_file && set.num_fns == 0)
+  if (is_merge || rc)
+    {
+      pp_profile_set_free (&set);
+      return rc;
+    }
+  only = symbol_of (&set, only);
+  if (only_file && set.num_fns == 0)
     {
       fprintf (stderr, "ppprof: --file %s: no profiled function of a source "
                "file named so (%d of other files)\n", only_file,

@@ -145,8 +145,10 @@ print_segments (FILE *out, const pp_report_path *p)
   for (int s = 0; s < p->num_segments; s++)
     {
       const pp_report_segment *g = &p->segments[s];
-      fprintf (out, "%s%s%s", s ? " > " : "", g->function,
-               g->num_spans ? " " : "");
+      char *dm;
+      fprintf (out, "%s%s%s", s ? " > " : "",
+               pp_shown_name (g->function, &dm), g->num_spans ? " " : "");
+      free (dm);
       merge_spans (g->spans, g->num_spans, emit_text_range, out);
       print_branches (out, g->branches, g->num_branches);
     }
@@ -433,10 +435,17 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
     printf ("%d paths run in %d functions, ", n, ran);
   else if (!only)
     printf ("%d paths run in %d of %d functions, ", n, ran, set->num_fns);
-  else if (named == 1)
-    printf ("%d paths run in function %s, ", n, only);
   else
-    printf ("%d paths run in %d functions named %s, ", n, named, only);
+    {
+      char *dm;
+      const char *shown_only = pp_shown_name (only, &dm);
+      if (named == 1)
+        printf ("%d paths run in function %s, ", n, shown_only);
+      else
+        printf ("%d paths run in %d functions named %s, ", n, named,
+                shown_only);
+      free (dm);
+    }
   printf ("%s%" PRIu64 " path executions%s\n\n",
           saturated ? "at least " : "", total,
           saturated ? " (counts saturated at 2^64-1)" : "");
@@ -488,22 +497,28 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
       const pp_report_fn *fn = all[i].fn;
       uint64_t limit = fn->spec && fn->spec->num_fns
                            ? fn->spec->fns[0].max_paths : 0;
+      char *dm = pp_demangle (fn->name);
       if ((fn->flags & 2u) && limit)
         note_once (&notes, "note: %s has more than %" PRIu64 " paths "
                    "(-fprofile-paths-max); its paths are cut (truncated) "
-                   "at some edges\n", fn->name, limit);
+                   "at some edges\n", dm ? dm : fn->name, limit);
       else if (fn->flags & 2u)
         note_once (&notes, "note: %s has more than 2^64 paths; its paths "
-                   "are cut (truncated) at some edges\n", fn->name);
+                   "are cut (truncated) at some edges\n",
+                   dm ? dm : fn->name);
+      free (dm);
     }
   for (int i = 0; i < set->num_fns; i++)
     {
       if ((only && strcmp (set->fns[i].name, only) != 0)
           || !set->fns[i].dropped)
         continue;
+      char *dm = pp_demangle (set->fns[i].name);
       note_once (&notes, "note: %s: %" PRIu64 " path executions could not "
                  "be recorded (runtime out of memory, or evicted from the "
-                 "Hot Path Table)\n", set->fns[i].name, set->fns[i].dropped);
+                 "Hot Path Table)\n", dm ? dm : set->fns[i].name,
+                 set->fns[i].dropped);
+      free (dm);
     }
   for (int i = 0; i < notes.n; i++)
     free (notes.text[i]);
