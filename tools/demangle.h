@@ -11,4 +11,8 @@ char *pp_demangle (const char *name);
    caller frees, when a C++ symbol; else NAME itself (*TMP NULL).  */
 const char *pp_shown_name (const char *name, char **tmp);
 
+/* Whether --function WANTED names SYMBOL: WANTED is SYMBOL, or its
+   demangled name ("geo::twice(int)" for _ZN3geo5twiceEi).  */
+int pp_same_function (const char *symbol, const char *wanted);
+
 #endif

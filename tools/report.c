@@ -282,7 +282,7 @@ int
 known_function (const pp_profile_set *set, const char *name)
 {
   for (int i = 0; i < set->num_fns; i++)
-    if (!strcmp (set->fns[i].name, name))
+    if (pp_same_function (set->fns[i].name, name))
       return 1;
   fprintf (stderr, "ppprof: function '%s' is not in the profile\n", name);
   return 0;
