@@ -1,5 +1,6 @@
-/* Source files for ppprof annotate and lcov: the text by line, and which
-   lines hold code (line_counts.h).  */
+/* Source files for ppprof annotate, lcov and html: where they are found
+   (pp_open_source), the text by line, and which lines hold code
+   (line_counts.h).  */
 #include "config.h"
 
 #include "line_counts.h"
