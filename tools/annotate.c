@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "demangle.h"
 #include "line_counts.h"
 
 #include <errno.h>
@@ -50,11 +51,14 @@ static void
 print_header (const counted *c, const char *path_note)
 {
   const pp_report_fn *fn = c->fn;
+  char *dm;
   printf ("%s:%u: function %s: %" PRIu64 " call%s, %d of %" PRIu64
           " paths run%s\n", fn->file,
-          c->lc.decl_line ? c->lc.decl_line : c->lc.first, fn->name,
+          c->lc.decl_line ? c->lc.decl_line : c->lc.first,
+          pp_shown_name (fn->name, &dm),
           c->lc.calls, c->lc.calls == 1 ? "" : "s", fn->num_paths_run,
           fn->num_paths, path_note ? path_note : "");
+  free (dm);
 }
 
 /* The source of the functions C (N of them, all of one file, sorted by

@@ -1,6 +1,7 @@
 /* Loading context profiles and deriving what ppprof prints of them (see
    context.h).  */
 #include "context.h"
+#include "demangle.h"
 #include "pp/sat.h"
 #include "pp/rt_abi.h"
 
@@ -208,18 +209,27 @@ number_versions (pp_context *c)
           if (g != f)
             c->nversions[g]++;
         }
+  /* A label for a function of several versions, or of a C++ name (shown
+     demangled).  */
   for (uint32_t f = 0; f < n; f++)
     {
+      char *dm = pp_demangle (p->fns[f].name);
       if (c->nversions[f] < 2)
-        continue;
+        {
+          c->label[f] = dm;
+          continue;
+        }
       c->nversioned += c->version[f] == 1;
-      const char *name = p->fns[f].name;
+      const char *name = dm ? dm : p->fns[f].name;
       size_t len = strlen (name) + 64;
-      if (!(c->label[f] = malloc (len)))
+      c->label[f] = malloc (len);
+      if (c->label[f])
+        snprintf (c->label[f], len, "%s (CFG %u of %u%s)", name,
+                  (unsigned) c->version[f], (unsigned) c->nversions[f],
+                  (p->fns[f].flags & PP_FN_OLDER) ? ", older build" : "");
+      free (dm);
+      if (!c->label[f])
         return -1;
-      snprintf (c->label[f], len, "%s (CFG %u of %u%s)", name,
-                (unsigned) c->version[f], (unsigned) c->nversions[f],
-                (p->fns[f].flags & PP_FN_OLDER) ? ", older build" : "");
     }
   return 0;
 }

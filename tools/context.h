@@ -79,7 +79,7 @@ void pp_context_resolve_sites (pp_context *c);
 void pp_context_name_functions (pp_context *c);
 /* Function FN's name as shown: with its CFG version when the profile
    holds several (a program rebuilt at another -O level, or edited),
-   "main (CFG 1 of 2, older build)".  */
+   "main (CFG 1 of 2, older build)"; a C++ name demangled.  */
 const char *pp_context_fn_label (const pp_context *c, uint32_t fn);
 /* The notes on versions and metrics a report prints under its header
    (text: "note: ..." lines to OUT; nothing when there is nothing to

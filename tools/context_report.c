@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "context.h"
+#include "demangle.h"
 #include "json_out.h"
 
 #include <inttypes.h>
@@ -65,7 +66,7 @@ sum_paths (const pp_context *c, int metric, const char *only, size_t *n)
   for (uint32_t i = 1; i < p->nnodes; i++)
     {
       const ppc_node *nd = &p->nodes[i];
-      if (only && strcmp (p->fns[nd->fn].name, only) != 0)
+      if (only && !pp_same_function (p->fns[nd->fn].name, only))
         continue;
       for (uint64_t j = 0; j < nd->npaths; j++)
         {
@@ -95,7 +96,7 @@ static int
 known_fn (const pp_context *c, const char *only)
 {
   for (uint32_t f = 0; f < c->prof.nfns; f++)
-    if (!strcmp (c->prof.fns[f].name, only))
+    if (pp_same_function (c->prof.fns[f].name, only))
       return 1;
   fprintf (stderr, "ppprof: function '%s' is not in the profile\n", only);
   return 0;

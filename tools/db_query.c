@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "db.h"
+#include "demangle.h"
 #include "json_out.h"
 
 #include "pp/rt_abi.h"
@@ -129,9 +130,12 @@ earlier_paths (pp_report_fn *fn, const pp_profile_set *earlier, int *seen,
 static void
 residual_fn_text (const pp_report_fn *fn, const char *why)
 {
-  printf ("%s (%s): %d new path%s, %" PRIu64 " execution%s%s\n", fn->name,
-          fn->file, fn->num_untested, fn->num_untested == 1 ? "" : "s",
-          fn->untested_total, fn->untested_total == 1 ? "" : "s", why);
+  char *dm;
+  printf ("%s (%s): %d new path%s, %" PRIu64 " execution%s%s\n",
+          pp_shown_name (fn->name, &dm), fn->file, fn->num_untested,
+          fn->num_untested == 1 ? "" : "s", fn->untested_total,
+          fn->untested_total == 1 ? "" : "s", why);
+  free (dm);
   for (int k = 0; k < fn->num_paths_run; k++)
     {
       const pp_report_path *p = &fn->paths[k];
@@ -375,9 +379,12 @@ pdb_diff (const pdb_query_options *o, const char *e1, const char *e2)
       for (size_t i = 0; i < shown; i++)
         {
           const diff_row *r = &rows[i];
+          char *dm;
           printf ("%8.2f%% %8.2f%% %+8.2f%%  %-24s %8" PRIu64 "  ",
                   100 * r->share[0], 100 * r->share[1],
-                  100 * (r->share[1] - r->share[0]), r->fn->name, r->path->id);
+                  100 * (r->share[1] - r->share[0]),
+                  pp_shown_name (r->fn->name, &dm), r->path->id);
+          free (dm);
           print_path (stdout, r->path);
           printf ("\n");
         }
@@ -403,8 +410,13 @@ pdb_diff (const pdb_query_options *o, const char *e1, const char *e2)
           pp_json_string (stdout, f->name);
         }
       else
-        printf ("note: %s (%s) changed between the builds: its paths are "
-                "compared as different paths\n", f->name, f->file);
+        {
+          char *dm;
+          printf ("note: %s (%s) changed between the builds: its paths "
+                  "are compared as different paths\n",
+                  pp_shown_name (f->name, &dm), f->file);
+          free (dm);
+        }
       changed++;
     }
   if (rc == 0 && o->json)

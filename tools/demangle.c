@@ -5,6 +5,7 @@
 
 #include <libiberty/demangle.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 char *
@@ -15,4 +16,22 @@ pp_demangle (const char *name)
   if (strncmp (name, "_Z", 2) != 0)
     return NULL;
   return cplus_demangle (name, DMGL_PARAMS | DMGL_ANSI);
+}
+
+const char *
+pp_shown_name (const char *name, char **tmp)
+{
+  *tmp = pp_demangle (name);
+  return *tmp ? *tmp : name;
+}
+
+int
+pp_same_function (const char *symbol, const char *wanted)
+{
+  if (!strcmp (symbol, wanted))
+    return 1;
+  char *dm = pp_demangle (symbol);
+  int same = dm && !strcmp (dm, wanted);
+  free (dm);
+  return same;
 }

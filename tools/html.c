@@ -477,7 +477,7 @@ write_report (pp_profile_set *set, const pp_context *cct,
       goto out;
     }
   for (int i = 0; i < n; i++)
-    r.fns[i].shown = !only || !strcmp (set->fns[i].name, only);
+    r.fns[i].shown = !only || pp_same_function (set->fns[i].name, only);
   collect_files (&r);
   /* File by file (each source read once), in the order the profiles name
      them; the CFG drawings come in the same order.  */

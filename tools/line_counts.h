@@ -21,9 +21,16 @@ typedef struct
 /* Reads PATH; 0, or -1 (errno set).  */
 int pp_source_read (pp_source *s, const char *path);
 void pp_source_free (pp_source *s);
-/* FN's source file: its name as compiled, or relative to the directory
-   of its profile.  0, or -1 after one line on stderr.  */
+/* FN's source file: through a --path-map, under the --source-root
+   (pp_source_search), by its name as compiled, or (a relative name)
+   under the directory of its profile or a parent of it.  0, or -1 after
+   one line on stderr.  */
 int pp_open_source (pp_source *src, const pp_report_fn *fn);
+/* Where pp_open_source also looks: under ROOT (NULL: nowhere), and
+   through MAPS, NUM_MAPS "OLD=NEW" prefix mappings (each with an '=' and
+   a non-empty OLD).  The strings are the caller's, kept while used.  */
+void pp_source_search (const char *root, const char *const *maps,
+                       int num_maps);
 /* Whether LINE (1-based) holds something gcov could count: not blank and
    not only braces, a keyword such as `else`, or a comment.  */
 int pp_source_line_has_code (const pp_source *s, unsigned line);

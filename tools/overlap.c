@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "demangle.h"
 
 #include "pp/rt_abi.h"
 
@@ -149,8 +150,13 @@ overlap (pp_profile_set *a, pp_profile_set *b, char **names, long top,
       printf ("%8s %14s %14s  %s\n", "overlap", "executions A",
               "executions B", "function (most different shares first)");
       for (size_t i = 0; i < shown; i++)
-        printf ("%7.2f%% %14" PRIu64 " %14" PRIu64 "  %s\n", fns[i].overlap,
-                fns[i].a, fns[i].b, fns[i].name);
+        {
+          char *dm;
+          printf ("%7.2f%% %14" PRIu64 " %14" PRIu64 "  %s\n",
+                  fns[i].overlap, fns[i].a, fns[i].b,
+                  pp_shown_name (fns[i].name, &dm));
+          free (dm);
+        }
     }
   free (fns);
   free (all);

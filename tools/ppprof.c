@@ -7,16 +7,19 @@
      ppprof merge -o OUT FILES|DIRS...      (all .ppd, or all .ppc)
      ppprof dot --function F [--svg] [FILES|DIRS]
      ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
-     ppprof annotate [--function F [--path ID]] [FILES|DIRS]
-     ppprof lcov [-o FILE] [--function F] [FILES|DIRS]
+     ppprof annotate [--function F [--path ID]] [SOURCES] [FILES|DIRS]
+     ppprof lcov [-o FILE] [--function F] [SOURCES] [FILES|DIRS]
      ppprof html -o DIR [--top N] [--function F] [--metric M]
-                [--min-percent P] [--subtract-probes] [FILES|DIRS]
+                [--min-percent P] [--subtract-probes] [SOURCES] [FILES|DIRS]
      ppprof overlap [--top N] [--json] A B
      ppprof cct [--metric M] [--json] [--subtract-probes] [--paths N]
                 [--min-percent P] [FILE.ppc...]
      ppprof folded [--metric M] [--subtract-probes] [FILE.ppc...]
      ppprof db SUBCOMMAND ...               (tools/db.c: the database)
      ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG ARGS...
+
+   SOURCES: --source-root DIR, --path-map OLD=NEW (where sources are
+   looked for: source.c, pp_open_source).
 
    Exit status: 0 ok, 1 usage (or, with residual --fail-on-new, untested
    paths), 2 bad input, 3 residual --fail-on-new with nothing to check.  */
@@ -25,6 +28,8 @@
 #include "commands.h"
 #include "context.h"
 #include "db.h"
+#include "demangle.h"
+#include "line_counts.h"
 
 #include "pp/rt_abi.h"
 
@@ -48,11 +53,13 @@ usage (FILE *out)
          "       ppprof dot --function F [--svg] [FILES|DIRS]\n"
          "       ppprof residual [--json] [--fail-on-new] [--function F] "
          "[FILES|DIRS]\n"
-         "       ppprof annotate [--function F [--path ID]] [FILES|DIRS]\n"
-         "       ppprof lcov [-o FILE] [--function F] [FILES|DIRS]\n"
+         "       ppprof annotate [--function F [--path ID]] [SOURCES] "
+         "[FILES|DIRS]\n"
+         "       ppprof lcov [-o FILE] [--function F] [SOURCES] "
+         "[FILES|DIRS]\n"
          "       ppprof html -o DIR [--top N] [--function F] [--metric M] "
          "[--min-percent P]\n"
-         "                   [--subtract-probes] [FILES|DIRS]\n"
+         "                   [--subtract-probes] [SOURCES] [FILES|DIRS]\n"
          "       ppprof overlap [--top N] [--json] A B\n"
          "       ppprof cct [--metric M] [--json] [--subtract-probes] "
          "[--paths N]\n"
@@ -103,6 +110,18 @@ usage (FILE *out)
          "--file S (report, residual, annotate, lcov, dot): only the "
          "functions of source\n"
          "files whose path ends with S (\"cJSON.c\", \"src/util.c\").\n"
+         "SOURCES (annotate, lcov, html), where to find a source moved "
+         "since the build:\n"
+         "--path-map OLD=NEW (several allowed): a name starting with the "
+         "directory OLD\n"
+         "is read from NEW instead, as with gcc -fdebug-prefix-map; "
+         "--source-root DIR:\n"
+         "DIR/NAME, then NAME without its first directories, one at a time "
+         "(src/a.c:\n"
+         "DIR/src/a.c, then DIR/a.c).  Tried in that order, then NAME as "
+         "compiled, then\n"
+         "(a relative NAME) under the profile's directory and its "
+         "parents.\n"
          "A path through a callee (-fprofile-paths-ipp) prints by "
          "function: foo 5-7 > bar\n"
          "12-13 15 > foo 7-8 (foo's lines, bar's, foo's again); --json "
@@ -212,11 +231,32 @@ dot (pp_profile_set *set, const char *only, int svg)
 }
 
 
-/* The command; FILES (room for ARGC names) is main's, freed there: every
-   return path leaves nothing behind (make check runs ppprof under
-   LeakSanitizer).  */
+/* --function F as the profile names it: F, or the C++ symbol whose
+   demangled name (as the reports print it) is F.  */
+static const char *
+symbol_of (const pp_profile_set *set, const char *only)
+{
+  if (!only)
+    return NULL;
+  for (int i = 0; i < set->num_fns; i++)
+    if (!strcmp (set->fns[i].name, only))
+      return only;
+  for (int i = 0; i < set->num_fns; i++)
+    {
+      char *dm = pp_demangle (set->fns[i].name);
+      int same = dm && !strcmp (dm, only);
+      free (dm);
+      if (same)
+        return set->fns[i].name;
+    }
+  return only;
+}
+
+/* The command; FILES and MAPS (room for ARGC names each) are main's,
+   freed there: every return path leaves nothing behind (make check runs
+   ppprof under LeakSanitizer).  */
 static int
-run (int argc, char **argv, char **files)
+run (int argc, char **argv, char **files, const char **maps)
 {
   if (argc < 2 || !strcmp (argv[1], "--help") || !strcmp (argv[1], "-h"))
     {
@@ -234,7 +274,8 @@ run (int argc, char **argv, char **files)
       return 0;
     }
   const char *cmd = argv[1], *only = NULL, *out = NULL, *metric = NULL;
-  const char *path_id = NULL, *only_file = NULL;
+  const char *path_id = NULL, *only_file = NULL, *source_root = NULL;
+  int nmaps = 0;
   long top = 20, paths = 0;
   double min_percent = 0;
   int json = 0, svg = 0, fail_on_new = 0, subtract = 0, cct_only = 0;
@@ -257,6 +298,28 @@ run (int argc, char **argv, char **files)
         path_id = argv[++i];
       else if (!strcmp (a, "--file") && i + 1 < argc)
         only_file = argv[++i];
+      else if (!strcmp (a, "--source-root") && i + 1 < argc)
+        {
+          struct stat st;
+          source_root = argv[++i];
+          if (stat (source_root, &st) != 0 || !S_ISDIR (st.st_mode))
+            {
+              fprintf (stderr, "ppprof: --source-root %s: not a "
+                       "directory\n", source_root);
+              return 1;
+            }
+        }
+      else if (!strcmp (a, "--path-map") && i + 1 < argc)
+        {
+          const char *v = argv[++i], *eq = strchr (v, '=');
+          if (!eq || eq == v)
+            {
+              fprintf (stderr, "ppprof: --path-map %s: not OLD=NEW (OLD "
+                       "a prefix of the recorded source names)\n", v);
+              return 1;
+            }
+          maps[nmaps++] = v;
+        }
       else if (!strcmp (a, "--paths") && i + 1 < argc)
         {
           const char *v = argv[++i];
@@ -307,6 +370,8 @@ run (int argc, char **argv, char **files)
                    || !strcmp (a, "-o") || !strcmp (a, "--metric")
                    || !strcmp (a, "--path") || !strcmp (a, "--paths")
                    || !strcmp (a, "--file")
+                   || !strcmp (a, "--source-root")
+                   || !strcmp (a, "--path-map")
                    || !strcmp (a, "--min-percent")))
         {
           fprintf (stderr, "ppprof: %s needs a value\n", a);
@@ -372,6 +437,13 @@ run (int argc, char **argv, char **files)
                "annotate, lcov and dot\n");
       return 1;
     }
+  if ((source_root || nmaps) && !is_annotate && !is_html && !is_lcov)
+    {
+      fprintf (stderr, "ppprof: %s goes with annotate, html and lcov\n",
+               source_root ? "--source-root" : "--path-map");
+      return 1;
+    }
+  pp_source_search (source_root, maps, nmaps);
   if (is_html && !out)
     {
       fprintf (stderr, "ppprof: html needs -o DIR (the report's "
@@ -435,13 +507,19 @@ run (int argc, char **argv, char **files)
       pp_profile_set_free (&set);
       return 2;
     }
-  int rc;
+  int rc = 0;
   set.only_file = only_file;
   if (is_merge)
     rc = merge (&set, out);
   else if (pp_profile_set_analyse (&set) < 0)
     rc = 2;
-  else if (only_file && set.num_fns == 0)
+  if (is_merge || rc)
+    {
+      pp_profile_set_free (&set);
+      return rc;
+    }
+  only = symbol_of (&set, only);
+  if (only_file && set.num_fns == 0)
     {
       fprintf (stderr, "ppprof: --file %s: no profiled function of a source "
                "file named so (%d of other files)\n", only_file,
@@ -505,13 +583,17 @@ int
 main (int argc, char **argv)
 {
   char **files = calloc (argc, sizeof *files);
-  if (!files)
+  const char **maps = calloc (argc, sizeof *maps);
+  if (!files || !maps)
     {
       fprintf (stderr, "ppprof: out of memory\n");
+      free (files);
+      free (maps);
       return 2;
     }
-  int rc = run (argc, argv, files);
+  int rc = run (argc, argv, files, maps);
   free (files);
+  free (maps);
   return rc;
 }
 

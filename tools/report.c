@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include "json_out.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,12 +37,35 @@ print_branch (FILE *out, const pp_report_branch *b)
     fputc ('?', out);
 }
 
-/* " [2:T 3:F]", nothing when there is no condition.  */
+/* Whether A and B print the same text.  */
+static int
+same_branch_text (const pp_report_branch *a, const pp_report_branch *b)
+{
+  if (a->line != b->line || a->kind != b->kind
+      || (a->show_column && a->column) != (b->show_column && b->column)
+      || (a->show_column && a->column && a->column != b->column))
+    return 0;
+  if (a->kind != PP_BRANCH_CASE)
+    return 1;
+  if (!a->case_text || !b->case_text)
+    return !a->case_text && !b->case_text && a->target_line == b->target_line;
+  return !strcmp (a->case_text, b->case_text);
+}
+
+/* " [2:T 3:F]", nothing when there is no condition.  A key the same as
+   the one before it is left out: the conditions of a macro all have the
+   line and column of its use (`if ((x) < 0 || (x) > 100)` in a macro
+   printed [5:F 5:F]).  Equal keys apart stay (12:T 14:F 12:T), and so do
+   12:T 12:F: two conditions, or one tested by two blocks (a loop's test
+   copied before the loop by the compiler).  --json keeps every
+   condition.  */
 static void
 print_branches (FILE *out, const pp_report_branch *b, int n)
 {
   for (int i = 0; i < n; i++)
     {
+      if (i && same_branch_text (&b[i - 1], &b[i]))
+        continue;
       fputs (i ? " " : " [", out);
       print_branch (out, &b[i]);
     }
@@ -121,8 +145,10 @@ print_segments (FILE *out, const pp_report_path *p)
   for (int s = 0; s < p->num_segments; s++)
     {
       const pp_report_segment *g = &p->segments[s];
-      fprintf (out, "%s%s%s", s ? " > " : "", g->function,
-               g->num_spans ? " " : "");
+      char *dm;
+      fprintf (out, "%s%s%s", s ? " > " : "",
+               pp_shown_name (g->function, &dm), g->num_spans ? " " : "");
+      free (dm);
       merge_spans (g->spans, g->num_spans, emit_text_range, out);
       print_branches (out, g->branches, g->num_branches);
     }
@@ -256,7 +282,7 @@ int
 known_function (const pp_profile_set *set, const char *name)
 {
   for (int i = 0; i < set->num_fns; i++)
-    if (!strcmp (set->fns[i].name, name))
+    if (pp_same_function (set->fns[i].name, name))
       return 1;
   fprintf (stderr, "ppprof: function '%s' is not in the profile\n", name);
   return 0;
@@ -267,6 +293,44 @@ typedef struct
   const pp_report_fn *fn;
   const pp_report_path *path;
 } ranked;
+
+/* The notes printed so far, to print each text once.  */
+typedef struct
+{
+  char **text;
+  int n;
+} note_list;
+
+/* Prints the note FMT... unless the same text was printed already.  */
+static void
+note_once (note_list *l, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  int len = vsnprintf (NULL, 0, fmt, ap);
+  va_end (ap);
+  char *t = len < 0 ? NULL : malloc ((size_t) len + 1);
+  if (!t)
+    return;
+  va_start (ap, fmt);
+  vsnprintf (t, (size_t) len + 1, fmt, ap);
+  va_end (ap);
+  for (int i = 0; i < l->n; i++)
+    if (!strcmp (l->text[i], t))
+      {
+        free (t);
+        return;
+      }
+  fputs (t, stdout);
+  char **grown = realloc (l->text, (l->n + 1) * sizeof *grown);
+  if (!grown)
+    {
+      free (t);
+      return;
+    }
+  l->text = grown;
+  l->text[l->n++] = t;
+}
 
 static int
 by_count_desc (const void *a, const void *b)
@@ -371,10 +435,17 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
     printf ("%d paths run in %d functions, ", n, ran);
   else if (!only)
     printf ("%d paths run in %d of %d functions, ", n, ran, set->num_fns);
-  else if (named == 1)
-    printf ("%d paths run in function %s, ", n, only);
   else
-    printf ("%d paths run in %d functions named %s, ", n, named, only);
+    {
+      char *dm;
+      const char *shown_only = pp_shown_name (only, &dm);
+      if (named == 1)
+        printf ("%d paths run in function %s, ", n, shown_only);
+      else
+        printf ("%d paths run in %d functions named %s, ", n, named,
+                shown_only);
+      free (dm);
+    }
   printf ("%s%" PRIu64 " path executions%s\n\n",
           saturated ? "at least " : "", total,
           saturated ? " (counts saturated at 2^64-1)" : "");
@@ -416,28 +487,42 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
     free (names[i]);
   free (names);
 #undef SHOWN_NAME
-  /* Notes for the functions the report is about: those that ran, and
-     with --function F only F.  */
+  /* Notes: that a function's paths are cut, for the functions with a row
+     in the table; executions not recorded, for every function the report
+     is about (with --function F only F).  Each text once: two builds of
+     one function (two programs, two -O levels) are two entries of SET.  */
+  note_list notes = { 0 };
+  for (int i = 0; i < shown; i++)
+    {
+      const pp_report_fn *fn = all[i].fn;
+      uint64_t limit = fn->spec && fn->spec->num_fns
+                           ? fn->spec->fns[0].max_paths : 0;
+      char *dm = pp_demangle (fn->name);
+      if ((fn->flags & 2u) && limit)
+        note_once (&notes, "note: %s has more than %" PRIu64 " paths "
+                   "(-fprofile-paths-max); its paths are cut (truncated) "
+                   "at some edges\n", dm ? dm : fn->name, limit);
+      else if (fn->flags & 2u)
+        note_once (&notes, "note: %s has more than 2^64 paths; its paths "
+                   "are cut (truncated) at some edges\n",
+                   dm ? dm : fn->name);
+      free (dm);
+    }
   for (int i = 0; i < set->num_fns; i++)
     {
       if ((only && strcmp (set->fns[i].name, only) != 0)
-          || (set->fns[i].num_paths_run == 0 && !set->fns[i].dropped))
+          || !set->fns[i].dropped)
         continue;
-      uint64_t limit = set->fns[i].spec && set->fns[i].spec->num_fns
-                           ? set->fns[i].spec->fns[0].max_paths : 0;
-      if ((set->fns[i].flags & 2u) && limit)
-        printf ("note: %s has more than %" PRIu64 " paths "
-                "(-fprofile-paths-max); its paths are cut (truncated) at "
-                "some edges\n", set->fns[i].name, limit);
-      else if (set->fns[i].flags & 2u)
-        printf ("note: %s has more than 2^64 paths; its paths are cut "
-                "(truncated) at some edges\n", set->fns[i].name);
-      if (set->fns[i].dropped)
-        printf ("note: %s: %" PRIu64 " path executions could not be "
-                "recorded (runtime out of memory, or evicted from the Hot "
-                "Path Table)\n", set->fns[i].name,
-                set->fns[i].dropped);
+      char *dm = pp_demangle (set->fns[i].name);
+      note_once (&notes, "note: %s: %" PRIu64 " path executions could not "
+                 "be recorded (runtime out of memory, or evicted from the "
+                 "Hot Path Table)\n", dm ? dm : set->fns[i].name,
+                 set->fns[i].dropped);
+      free (dm);
     }
+  for (int i = 0; i < notes.n; i++)
+    free (notes.text[i]);
+  free (notes.text);
   free (all);
   return 0;
 }

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "commands.h"
+#include "demangle.h"
 
 #include "pp/rt_abi.h"
 
@@ -31,9 +32,12 @@ residual_text (pp_report_fn **fns, int n)
   for (int i = 0; i < n; i++)
     {
       const pp_report_fn *fn = fns[i];
+      char *dm;
       /* The wording is fixed (scripts match it), plural or not.  */
       printf ("%s (%s): %d untested paths, %" PRIu64 " executions\n",
-              fn->name, fn->file, fn->num_untested, fn->untested_total);
+              pp_shown_name (fn->name, &dm), fn->file, fn->num_untested,
+              fn->untested_total);
+      free (dm);
       /* fn->paths is by count, descending: hottest first.  */
       for (int k = 0; k < fn->num_paths_run; k++)
         {
@@ -110,9 +114,14 @@ ppprof_residual (pp_profile_set *set, const char *only, int json, int fail_on_ne
       for (int i = 0; i < set->num_fns; i++)
         if ((set->fns[i].flags & PP_FN_TRAINED) && set->fns[i].dropped
             && (!only || !strcmp (set->fns[i].name, only)))
-          printf ("note: %s: %" PRIu64 " path executions could not be "
-                  "recorded (runtime out of memory); untested paths may be "
-                  "missing\n", set->fns[i].name, set->fns[i].dropped);
+          {
+            char *dm;
+            printf ("note: %s: %" PRIu64 " path executions could not be "
+                    "recorded (runtime out of memory); untested paths may "
+                    "be missing\n", pp_shown_name (set->fns[i].name, &dm),
+                    set->fns[i].dropped);
+            free (dm);
+          }
       printf ("residual: %" PRIu64 " untested paths in %d functions "
               "(%d trained functions)\n", untested, n, trained);
     }

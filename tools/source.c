@@ -1,5 +1,8 @@
-/* Source files for ppprof annotate and lcov: the text by line, and which
-   lines hold code (line_counts.h).  */
+/* Source files for ppprof annotate, lcov and html: where they are found
+   (pp_open_source), the text by line, and which lines hold code
+   (line_counts.h).  */
+#include "config.h"
+
 #include "line_counts.h"
 
 #include <ctype.h>
@@ -164,29 +167,128 @@ pp_source_line_has_code (const pp_source *s, unsigned line)
   return s->code[line - 1];
 }
 
-/* Reading the source a function was compiled from.  */
+/* Where else to look for sources (pp_source_search).  */
+static const char *search_root;
+static const char *const *search_maps;
+static int search_num_maps;
+
+void
+pp_source_search (const char *root, const char *const *maps, int num_maps)
+{
+  search_root = root;
+  search_maps = maps;
+  search_num_maps = num_maps;
+}
+
+/* Reads DIR (its first DLEN bytes; "" is the root) "/" REST.  */
+static int
+read_joined (pp_source *src, const char *dir, size_t dlen, const char *rest)
+{
+  char *path = malloc (dlen + strlen (rest) + 2);
+  if (!path)
+    return -1;
+  sprintf (path, "%.*s/%s", (int) dlen, dir, rest);
+  int rc = pp_source_read (src, path);
+  free (path);
+  return rc;
+}
+
+/* FILE through the --path-map OLD=NEW options whose OLD is a prefix of
+   it ending at a '/' of FILE or at its end: each in the order given.  */
+static int
+read_mapped (pp_source *src, const char *file)
+{
+  for (int i = 0; i < search_num_maps; i++)
+    {
+      const char *map = search_maps[i], *eq = strchr (map, '=');
+      size_t olen = (size_t) (eq - map);
+      if (strncmp (file, map, olen) != 0
+          || (file[olen] != '/' && file[olen] != 0 && map[olen - 1] != '/'))
+        continue;
+      char *path = malloc (strlen (eq + 1) + strlen (file + olen) + 1);
+      if (!path)
+        return -1;
+      sprintf (path, "%s%s", eq + 1, file + olen);
+      int rc = pp_source_read (src, path);
+      free (path);
+      if (rc == 0)
+        return 0;
+    }
+  return -1;
+}
+
+/* --source-root ROOT: ROOT/FILE, then ROOT with FILE's leading
+   directories taken off one at a time (ROOT/b/c.c, ROOT/c.c for a/b/c.c
+   or /a/b/c.c): the longest part of the name found under ROOT.  */
+static int
+read_under_root (pp_source *src, const char *file)
+{
+  const char *rest = file;
+  while (rest)
+    {
+      while (*rest == '/')
+        rest++;
+      if (!*rest)
+        break;
+      if (read_joined (src, search_root, strlen (search_root), rest) == 0)
+        return 0;
+      rest = strchr (rest, '/');
+    }
+  return -1;
+}
+
+/* A relative FILE under the directory of PROFILE or one of its parents
+   (a profile written in a build's subdirectory, or copied next to the
+   tree).  */
+static int
+read_near_profile (pp_source *src, const char *file, const char *profile)
+{
+  const char *slash = strrchr (profile, '/');
+  char *dir = slash ? strndup (profile, (size_t) (slash - profile))
+                    : strdup (".");
+  char *abs = dir ? realpath (*dir ? dir : "/", NULL) : NULL;
+  free (dir);
+  if (!abs)
+    return -1;
+  int rc = -1;
+  size_t len = strlen (abs);
+  if (len == 1) /* "/" */
+    len = 0;
+  for (;;)
+    {
+      if (read_joined (src, abs, len, file) == 0)
+        {
+          rc = 0;
+          break;
+        }
+      if (len == 0)
+        break;
+      while (len > 0 && abs[len - 1] != '/')
+        len--;
+      if (len > 0)
+        len--; /* the '/' before the last component */
+    }
+  free (abs);
+  return rc;
+}
+
+/* Reading the source a function was compiled from: through --path-map,
+   under --source-root, by the name the compiler was given, else (a
+   relative name) under the profile's directory or its parents.  */
 int
 pp_open_source (pp_source *src, const pp_report_fn *fn)
 {
+  if (read_mapped (src, fn->file) == 0)
+    return 0;
+  if (search_root && read_under_root (src, fn->file) == 0)
+    return 0;
   if (pp_source_read (src, fn->file) == 0)
     return 0;
   int err = errno;
   /* A relative name is the compiler's working directory's: that of the
      object, and so of its profile, in most builds.  */
-  const char *slash = strrchr (fn->profile, '/');
-  if (fn->file[0] != '/' && slash)
-    {
-      size_t dlen = (size_t) (slash - fn->profile);
-      char *path = malloc (dlen + strlen (fn->file) + 2);
-      if (path)
-        {
-          sprintf (path, "%.*s/%s", (int) dlen, fn->profile, fn->file);
-          int rc = pp_source_read (src, path);
-          free (path);
-          if (rc == 0)
-            return 0;
-        }
-    }
+  if (fn->file[0] != '/' && read_near_profile (src, fn->file, fn->profile) == 0)
+    return 0;
   fprintf (stderr, "ppprof: %s: cannot read the source of '%s': %s\n",
            fn->file, fn->name, strerror (err));
   return -1;
