@@ -475,6 +475,12 @@ copy_trained (struct __pp_unit *u, const struct __pp_fn_desc *d, ppd_fn *fn,
       return;
     }
   fn->trained = to;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* The record's ids are little-endian u64s: as they are in memory here.
+     Assembled byte by byte they were most of an interprocedural PPP
+     build's exit (bzip2 -9 of 1 MB: 43.7 M instructions).  */
+  memcpy (to, b, nt * 8);
+#else
   for (uint64_t i = 0; i < nt; i++, b += 8)
     {
       uint64_t v = 0;
@@ -482,6 +488,7 @@ copy_trained (struct __pp_unit *u, const struct __pp_fn_desc *d, ppd_fn *fn,
         v = v << 8 | b[k];
       fn->trained[i] = v;
     }
+#endif
   fn->ntrained = nt;
 }
 
