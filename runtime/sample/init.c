@@ -40,6 +40,7 @@
 #define _GNU_SOURCE
 #define UNW_LOCAL_ONLY
 #include "sample.h"
+#include "perf_events.h"
 
 #include <errno.h>
 #include <libunwind.h>
@@ -101,19 +102,6 @@ env_long (const char *name, long dflt, long lo, long hi)
   return n;
 }
 
-static const struct
-{
-  const char *name;
-  uint32_t type;
-  uint64_t config;
-} events[] = {
-  { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-  { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-  { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-  { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-  { "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-};
-
 static void
 configure (void)
 {
@@ -126,13 +114,13 @@ configure (void)
     ev = "cpu-clock";
   snprintf (c->event, sizeof c->event, "%s", ev);
   c->period = 1000000000u / (uint64_t) c->hz;
-  for (size_t i = 0; i < sizeof events / sizeof *events; i++)
-    if (!strcmp (ev, events[i].name))
-      {
-        c->perf = 1;
-        c->perf_type = events[i].type;
-        c->perf_config = events[i].config;
-      }
+  const struct pp_perf_event *e = pp_perf_event_named (ev);
+  if (e)
+    {
+      c->perf = 1;
+      c->perf_type = e->type;
+      c->perf_config = e->config;
+    }
   if (!c->perf && strcmp (ev, "cpu-clock") != 0)
     {
       fprintf (stderr, "ppgcc sampler: PPGCC_SAMPLE_EVENT=%s: unknown "
