@@ -1,6 +1,6 @@
 /* The perf events ppgcc knows by name: each name's perf_event_attr type
    and config.  One table for the runtime's metrics (runtime/metric.c),
-   the sampler (runtime/sample/init.c) and `ppprof record -e`
+   the sampler (runtime/sample/config.c) and `ppprof record -e`
    (tools/record.c).  Static, in a header: each file that includes it
    has its own copy and gains no symbol (the runtime defines only __pp_
    ones).  */
