@@ -1,4 +1,4 @@
-/* What the profile codecs (ppd_codec.c, ppc_*.c) and the profile database
+/* What the profile codecs (ppd_*.c, ppc_*.c) and the profile database
    share: a growing output buffer, the checksums, whole-file reads, the
    lock beside a profile and atomic writes (lib/file_io.c).  Linked into
    libppcore as is; the runtime compiles file_io.c as its own object under

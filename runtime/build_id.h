@@ -1,8 +1,8 @@
 /* The GNU build id of a loaded object, read from its PT_NOTE segments
    in memory: the .ppc lists it beside each object's path, so that a
    report resolves addresses only in the very object that ran
-   (include/pp/ppc.h).  Shared by the instrumented runtime's dump
-   (cct_dump.c) and the sampler's (sample/dump.c).  */
+   (include/pp/ppc.h).  Used by the dumps' object lists
+   (loaded_objects.c) and the profile database's writer (db_write.c).  */
 #ifndef PPRT_BUILD_ID_H
 #define PPRT_BUILD_ID_H
 

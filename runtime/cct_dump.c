@@ -4,9 +4,9 @@
    under pprt.c's dump lock, at exit and on __pp_dump.
 
    Call sites are "<object basename>+0x<offset>" of the return address
-   (dl_iterate_phdr, once per dump), so that runs of the same binary
-   agree; the callees of a thread's root get "", calls inlined into their
-   caller "inlined".
+   (dl_iterate_phdr, once per dump: loaded_objects.c), so that runs of
+   the same binary agree; the callees of a thread's root get "", calls
+   inlined into their caller "inlined".
 
    What it writes comes as an argument (struct cct_dump_in, cct.h): this
    file reads no state of cct.c, and of the core only its file naming and
@@ -19,7 +19,7 @@
 #include "pp/sat.h"
 
 #include "cct.h"
-#include "build_id.h"
+#include "loaded_objects.h"
 #include "db_write.h"
 #include "mode.h"
 
@@ -127,14 +127,6 @@ imap_free (struct imap *m)
 
 /* ---------------------------------------------------------- call sites */
 
-struct object
-{
-  uintptr_t lo, hi, bias; /* one loaded segment, and its object's bias */
-  char *name;             /* the object's basename, shared */
-  char *path;             /* its full path, shared with name */
-  char *build_id;         /* hex, "" without one; shared with name */
-};
-
 struct builder
 {
   const struct cct_dump_in *in;
@@ -157,9 +149,7 @@ struct builder
   } *sites;
   size_t nsites, sites_cap;
   struct imap by_site;
-  struct object *objs;
-  size_t nobjs, objs_cap;
-  char *exe_name;
+  struct pp_segments objs;
   /* nodes: by (parent, fn, site); path lists grow as they are filled */
   struct imap by_node;
   uint64_t *paths_cap;
@@ -196,85 +186,6 @@ grow (void **a, size_t *cap, size_t need, size_t size)
 }
 
 static int
-add_object (struct dl_phdr_info *info, size_t size, void *ctx)
-{
-  struct builder *b = ctx;
-  (void) size;
-  const char *name = info->dlpi_name;
-  if (!name || !*name)
-    name = b->exe_name;
-  const char *slash = strrchr (name, '/');
-  char id[130];
-  pp_build_id_hex (info, id, sizeof id);
-  /* one block: the basename, the path, the build id */
-  size_t nlen = strlen (name), blen = strlen (slash ? slash + 1 : name);
-  size_t ilen = strlen (id);
-  char *base = malloc (blen + 1 + nlen + 1 + ilen + 1);
-  if (!base)
-    return 1;
-  memcpy (base, slash ? slash + 1 : name, blen + 1);
-  char *path = base + blen + 1;
-  memcpy (path, name, nlen + 1);
-  char *bid = path + nlen + 1;
-  memcpy (bid, id, ilen + 1);
-  int used = 0;
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    {
-      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
-      if (ph->p_type != PT_LOAD)
-        continue;
-      if (grow ((void **) &b->objs, &b->objs_cap, b->nobjs + 1,
-                sizeof *b->objs) < 0)
-        break;
-      uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-      b->objs[b->nobjs++] = (struct object){ lo, lo + ph->p_memsz,
-                                             info->dlpi_addr, base, path,
-                                             bid };
-      used = 1;
-    }
-  if (!used)
-    free (base);
-  return 0;
-}
-
-static void
-load_objects (struct builder *b)
-{
-  char exe[PATH_MAX];
-  ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-  exe[n > 0 ? n : 0] = '\0';
-  b->exe_name = strdup (n > 0 ? exe : "?");
-  if (b->exe_name)
-    dl_iterate_phdr (add_object, b);
-}
-
-/* OB into the profile's objects, once (two objects of one basename: the
-   first; their keys are ambiguous anyway).  */
-static int
-list_object (struct builder *b, const struct object *ob)
-{
-  ppc_profile *p = &b->p;
-  for (uint32_t i = 0; i < p->nobjects; i++)
-    if (!strcmp (p->objects[i].name, ob->name))
-      return 0;
-  ppc_object *obs = realloc (p->objects, (p->nobjects + 1) * sizeof *obs);
-  if (!obs)
-    return -1;
-  p->objects = obs;
-  char *name = strdup (ob->name), *path = strdup (ob->path);
-  char *id = strdup (ob->build_id);
-  if (!name || !path || !id)
-    {
-      free (name);
-      free (path);
-      free (id);
-      return -1;
-    }
-  obs[p->nobjects++] = (ppc_object){ name, path, id };
-  return 0;
-}
-
-static int
 site_eq (void *ctx, uint32_t i)
 {
   struct builder *b = ctx;
@@ -291,15 +202,14 @@ site_add (void *ctx)
   uintptr_t a = (uintptr_t) b->want;
   const char *obj = "?";
   uintptr_t off = a;
-  for (size_t i = 0; i < b->nobjs; i++)
-    if (a >= b->objs[i].lo && a < b->objs[i].hi)
-      {
-        obj = b->objs[i].name;
-        off = a - b->objs[i].bias;
-        if (list_object (b, &b->objs[i]) < 0)
-          return -1;
-        break;
-      }
+  const struct pp_segment *ob = __pp_segment_of (&b->objs, a);
+  if (ob)
+    {
+      obj = ob->name;
+      off = a - ob->bias;
+      if (__pp_list_object (&b->p, ob) < 0)
+        return -1;
+    }
   char *key;
   if (asprintf (&key, "%s+0x%lx", obj, (unsigned long) off) < 0)
     return -1;
@@ -672,7 +582,7 @@ build (struct builder *b)
           || !p->metrics[m].unit)
         return -1;
     }
-  load_objects (b);
+  __pp_segments_load (&b->objs, 0);
   b->want_site = "";
   if (node_of (b, UINT32_MAX, PPC_NO_FN, "") != 0)
     return -1;
@@ -695,12 +605,7 @@ builder_free (struct builder *b)
   for (size_t i = 0; i < b->nsites; i++)
     free (b->sites[i].key);
   free (b->sites);
-  char *last = NULL;
-  for (size_t i = 0; i < b->nobjs; i++)
-    if (b->objs[i].name != last)
-      free (last = b->objs[i].name);
-  free (b->objs);
-  free (b->exe_name);
+  __pp_segments_free (&b->objs);
   free (b->paths_cap);
   free (b->unit_tab);
   imap_free (&b->by_desc);

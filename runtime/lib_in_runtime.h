@@ -17,7 +17,7 @@
 #define PPC_ESCAPED_META
 /* Profiles synced only under PPGCC_FSYNC=1 (lib/file_io.c).  */
 #define PP_FSYNC_ON_REQUEST
-/* The runtime merges one object's profiles only (lib/ppd_codec.c).  */
+/* The runtime merges one object's profiles only (lib/ppd_merge.c).  */
 #define PPD_ONE_OBJECT_ONLY
 /* Database segments merge as written: derived counts (PP_FN_DERIVED) are
    the readers' (lib/derive.c), which the runtime does not carry.  */
@@ -32,12 +32,19 @@
 
 #define PPRT_LIB_HIDDEN __attribute__ ((visibility ("hidden")))
 #define PPD_API PPRT_LIB_HIDDEN
+#define PPD_INTERNAL PPRT_LIB_HIDDEN
 #define PPC_API PPRT_LIB_HIDDEN
 #define PDB_API PPRT_LIB_HIDDEN
 #define PP_IO_API PPRT_LIB_HIDDEN
 #define PP_ELF_API PPRT_LIB_HIDDEN
 
-/* lib/ppd_codec.c */
+/* lib/ppd_read.c, ppd_write.c, ppd_merge.c */
+#define ppd_put __pp_ppd_put
+#define ppd_put_u32 __pp_ppd_put_u32
+#define ppd_put_u64 __pp_ppd_put_u64
+#define ppd_put_str __pp_ppd_put_str
+#define ppd_seal __pp_ppd_seal
+#define ppd_get __pp_ppd_get
 #define ppd_encode __pp_ppd_encode
 #define ppd_free __pp_ppd_free
 #define ppd_check __pp_ppd_check

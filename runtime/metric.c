@@ -25,6 +25,7 @@
    the trees (metric.h says why the use goes that way).  */
 #define _GNU_SOURCE
 #include "metric.h"
+#include "perf_events.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -287,16 +288,6 @@ use_tsc_or_clock (struct metric *m)
 static void
 choose_source (struct metric *m)
 {
-  static const struct
-  {
-    const char *name;
-    uint64_t config;
-  } hw[] = {
-    { "cycles", PERF_COUNT_HW_CPU_CYCLES },
-    { "instructions", PERF_COUNT_HW_INSTRUCTIONS },
-    { "cache-misses", PERF_COUNT_HW_CACHE_MISSES },
-    { "branch-misses", PERF_COUNT_HW_BRANCH_MISSES },
-  };
   int err = 0;
   m->kind = K_UNAVAILABLE;
   m->source = "unavailable";
@@ -313,10 +304,11 @@ choose_source (struct metric *m)
       use_tsc_or_clock (m);
       return;
     }
-  if (!strcmp (m->name, "task-clock"))
+  const struct pp_perf_event *e = pp_perf_event_named (m->name);
+  if (e && e->type == PERF_TYPE_SOFTWARE) /* task-clock */
     {
-      m->type = PERF_TYPE_SOFTWARE;
-      m->config = PERF_COUNT_SW_TASK_CLOCK;
+      m->type = e->type;
+      m->config = e->config;
       m->unit = "ns";
       if (!try_perf (m, &err))
         {
@@ -325,25 +317,24 @@ choose_source (struct metric *m)
         }
       return;
     }
-  for (size_t i = 0; i < sizeof hw / sizeof *hw; i++)
-    if (!strcmp (m->name, hw[i].name))
-      {
-        m->type = PERF_TYPE_HARDWARE;
-        m->config = hw[i].config;
-        if (try_perf (m, &err))
-          return;
-        if (i == 0)
-          {
-            /* cycles: the TSC counts reference cycles at a constant
-               rate, at the cost of an rdtsc (doc/metrics.md).  */
-            use_tsc_or_clock (m);
-            return;
-          }
-        fprintf (stderr, "ppgcc profile: metric '%s': no hardware counter "
-                 "(perf_event_open: %s); recorded as unavailable, without "
-                 "figures\n", m->name, strerror (err));
+  if (e) /* a hardware counter */
+    {
+      m->type = e->type;
+      m->config = e->config;
+      if (try_perf (m, &err))
         return;
-      }
+      if (e->config == PERF_COUNT_HW_CPU_CYCLES)
+        {
+          /* cycles: the TSC counts reference cycles at a constant
+             rate, at the cost of an rdtsc (doc/metrics.md).  */
+          use_tsc_or_clock (m);
+          return;
+        }
+      fprintf (stderr, "ppgcc profile: metric '%s': no hardware counter "
+               "(perf_event_open: %s); recorded as unavailable, without "
+               "figures\n", m->name, strerror (err));
+      return;
+    }
   char *end;
   if (m->name[0] == 'r' && m->name[1]
       && (m->config = strtoull (m->name + 1, &end, 16), !*end))

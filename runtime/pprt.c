@@ -6,7 +6,7 @@
    its <object>.ppd under a lock and written atomically.
 
    Only __pp_ symbols are global: everything else here is static, and the
-   .ppd codec (lib/ppd_codec.c) is linked under __pp_ names
+   .ppd codec (lib/ppd_*.c) is linked under __pp_ names
    (lib_in_runtime.h).  The runtime allocates only
    when it writes profiles (never in a probe), except for the hash tables of
    very large functions, which come from mmap.  */

@@ -18,6 +18,7 @@
 #include "context.h"
 #include "pp/profile_db.h"
 #include "pp/sat.h"
+#include "perf_events.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,20 +38,6 @@
 #endif
 
 extern char **environ;
-
-static const struct
-{
-  const char *name;
-  int perf_type; /* -1: the timer */
-  uint64_t config;
-} events[] = {
-  { "cpu-clock", -1, 0 },
-  { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-  { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-  { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-  { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-  { "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-};
 
 static void
 record_usage (FILE *out)
@@ -350,26 +337,24 @@ ppprof_record (int argc, char **argv)
     }
   char **prog = argv + i;
 
-  int ev = -1;
-  for (size_t k = 0; k < sizeof events / sizeof *events; k++)
-    if (!strcmp (event, events[k].name))
-      ev = (int) k;
-  if (ev < 0)
+  /* cpu-clock, the timer, is no perf event: PERF stays NULL.  */
+  const struct pp_perf_event *perf = NULL;
+  if (strcmp (event, "cpu-clock") != 0
+      && !(perf = pp_perf_event_named (event)))
     {
       fprintf (stderr, "ppprof record: -e %s: unknown event (cpu-clock, "
                "task-clock, cycles, instructions, branch-misses, "
                "cache-misses)\n", event);
       return 1;
     }
-  if (events[ev].perf_type >= 0
-      && perf_available (events[ev].perf_type, events[ev].config) < 0)
+  if (perf && perf_available ((int) perf->type, perf->config) < 0)
     {
       fprintf (stderr, "ppprof record: event '%s' is not available here "
                "(perf_event_open: %s%s); sampling the CPU-time timer "
                "(cpu-clock) instead\n", event, strerror (errno),
                errno == ENOENT || errno == EOPNOTSUPP
                    ? ": no such hardware counter" : "");
-      ev = 0;
+      event = "cpu-clock";
     }
 
   const char *lib = getenv ("PPGCC_SAMPLE_LIB");
@@ -451,7 +436,7 @@ ppprof_record (int argc, char **argv)
            && asprintf (&e_file, "PPGCC_SAMPLE_FILE=%s", file) >= 0
            && asprintf (&e_hz, "PPGCC_SAMPLE_HZ=%ld", hz) >= 0
            && asprintf (&e_event, "PPGCC_SAMPLE_EVENT=%s",
-                        events[ev].name) >= 0;
+                        event) >= 0;
     }
   int rc = 2;
   if (!ok)
@@ -510,7 +495,7 @@ ppprof_record (int argc, char **argv)
       fprintf (stderr, "ppprof record: %s: %" PRIu64 " sample%s (%s at %ld "
                "Hz), %" PRIu64 " process%s; %" PRIu64 " unsafe, %" PRIu64
                " partial unwinds\n", file, samples, samples == 1 ? "" : "s",
-               events[ev].name, hz, runs, runs == 1 ? "" : "es", unsafe,
+               event, hz, runs, runs == 1 ? "" : "es", unsafe,
                partial);
       print_lost (file, lost);
     }

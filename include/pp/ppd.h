@@ -72,9 +72,10 @@ typedef struct
   ppd_fn *fns;
 } ppd_profile;
 
-/* The codec is written once (lib/ppd_codec.c) and compiled twice: into the
-   core library for the tools, and into the runtime with every function
-   static, so that user programs get no symbol but __pp_ ones.  */
+/* The codec is written once (lib/ppd_read.c, ppd_write.c, ppd_merge.c)
+   and compiled twice: into the core library for the tools, and into the
+   runtime with every function static, so that user programs get no
+   symbol but __pp_ ones.  */
 #ifndef PPD_API
 #define PPD_API
 #endif

@@ -30,12 +30,11 @@
 #include "pp/rt_abi.h"
 #include "pp/sat.h"
 
-#include "../build_id.h"
+#include "../loaded_objects.h"
 #include "sample.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <link.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,120 +43,17 @@
 
 /* ------------------------------------------------------------ objects */
 
-struct object
-{
-  uintptr_t lo, hi, bias;  /* one loaded segment, its object's bias */
-  char *name, *path, *id;  /* one block per object: name owns it */
-  int owner;
-};
-
-struct objects
-{
-  struct object *v;
-  size_t n, cap;
-};
-
 /* Objects unloaded by dlclose before the dump (interpose.c).  */
-static struct objects retired;
+static struct pp_segments retired;
 static pthread_mutex_t retired_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static int
-push (struct objects *o, struct object ob)
-{
-  if (o->n == o->cap)
-    {
-      size_t cap = o->cap ? 2 * o->cap : 32;
-      struct object *v = realloc (o->v, cap * sizeof *v);
-      if (!v)
-        return -1;
-      o->v = v;
-      o->cap = cap;
-    }
-  o->v[o->n++] = ob;
-  return 0;
-}
-
-static int
-known (const struct objects *o, uintptr_t lo, const char *path)
-{
-  for (size_t i = 0; i < o->n; i++)
-    if (o->v[i].lo == lo && !strcmp (o->v[i].path, path))
-      return 1;
-  return 0;
-}
-
-static int
-add_object (struct dl_phdr_info *info, size_t size, void *ctx)
-{
-  (void) size;
-  struct objects *o = ctx;
-  char exe[PATH_MAX];
-  const char *path = info->dlpi_name;
-  if (!path || !*path)
-    {
-      ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-      exe[n > 0 ? n : 0] = '\0';
-      path = n > 0 ? exe : "?";
-    }
-  char abs[PATH_MAX];
-  if (path[0] != '/' && realpath (path, abs))
-    path = abs; /* dlopen ("./lib.so"): reports run elsewhere */
-  const char *slash = strrchr (path, '/');
-  const char *base = slash ? slash + 1 : path;
-  char id[130];
-  pp_build_id_hex (info, id, sizeof id);
-  char *block = NULL;
-  int owner = 1;
-  for (int i = 0; i < info->dlpi_phnum; i++)
-    {
-      const ElfW (Phdr) *ph = &info->dlpi_phdr[i];
-      if (ph->p_type != PT_LOAD)
-        continue;
-      uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
-      if (known (o, lo, path))
-        continue;
-      if (!block)
-        {
-          size_t bl = strlen (base) + 1, pl = strlen (path) + 1;
-          block = malloc (bl + pl + strlen (id) + 1);
-          if (!block)
-            return 1;
-          memcpy (block, base, bl);
-          memcpy (block + bl, path, pl);
-          strcpy (block + bl + pl, id);
-        }
-      size_t bl = strlen (block) + 1;
-      if (push (o, (struct object){ lo, lo + ph->p_memsz, info->dlpi_addr,
-                                    block, block + bl,
-                                    block + bl + strlen (block + bl) + 1,
-                                    owner })
-          < 0)
-        {
-          if (owner)
-            free (block);
-          return 1;
-        }
-      owner = 0;
-    }
-  return 0;
-}
 
 PPS_HIDDEN void
 __pp_sample_retire_objects (void)
 {
   pthread_mutex_lock (&retired_lock);
-  dl_iterate_phdr (add_object, &retired);
+  /* relative names made absolute: reports run elsewhere */
+  __pp_segments_load (&retired, 1);
   pthread_mutex_unlock (&retired_lock);
-}
-
-static void
-objects_free (struct objects *o)
-{
-  for (size_t i = 0; i < o->n; i++)
-    if (o->v[i].owner)
-      free (o->v[i].name);
-  free (o->v);
-  memset (o, 0, sizeof *o);
 }
 
 /* ------------------------------------------------------------ builder */
@@ -165,7 +61,7 @@ objects_free (struct objects *o)
 struct builder
 {
   ppc_profile p;
-  struct objects now;
+  struct pp_segments now;
   size_t nodes_cap;
   /* functions by key; nodes by (parent, function, site address) */
   uint64_t *fn_key;
@@ -188,48 +84,20 @@ mix (uint64_t h, uint64_t v)
 }
 
 /* The object holding ADDR: this dump's, else one unloaded before.  */
-static const struct object *
+static const struct pp_segment *
 object_of (struct builder *b, uintptr_t addr)
 {
-  for (size_t i = 0; i < b->now.n; i++)
-    if (addr >= b->now.v[i].lo && addr < b->now.v[i].hi)
-      return &b->now.v[i];
-  for (size_t i = 0; i < retired.n; i++)
-    if (addr >= retired.v[i].lo && addr < retired.v[i].hi)
-      return &retired.v[i];
-  return NULL;
-}
-
-static int
-list_object (struct builder *b, const struct object *ob)
-{
-  ppc_profile *p = &b->p;
-  for (uint32_t i = 0; i < p->nobjects; i++)
-    if (!strcmp (p->objects[i].name, ob->name))
-      return 0;
-  ppc_object *v = realloc (p->objects, (p->nobjects + 1) * sizeof *v);
-  if (!v)
-    return -1;
-  p->objects = v;
-  ppc_object o = { strdup (ob->name), strdup (ob->path), strdup (ob->id) };
-  if (!o.name || !o.path || !o.build_id)
-    {
-      free (o.name);
-      free (o.path);
-      free (o.build_id);
-      return -1;
-    }
-  v[p->nobjects++] = o;
-  return 0;
+  const struct pp_segment *ob = __pp_segment_of (&b->now, addr);
+  return ob ? ob : __pp_segment_of (&retired, addr);
 }
 
 /* "<object>+0x<offset>" of ADDR, malloc'd, its object listed.  */
 static char *
 address_key (struct builder *b, uint64_t addr)
 {
-  const struct object *ob = object_of (b, (uintptr_t) addr);
+  const struct pp_segment *ob = object_of (b, (uintptr_t) addr);
   char *key;
-  if (ob && list_object (b, ob) < 0)
+  if (ob && __pp_list_object (&b->p, ob) < 0)
     return NULL;
   if (asprintf (&key, "%s+0x%llx", ob ? ob->name : "?",
                 (unsigned long long) (ob ? addr - ob->bias : addr))
@@ -361,7 +229,7 @@ build (struct builder *b)
     if (!p->metrics[m].name || !p->metrics[m].source || !p->metrics[m].unit)
       return -1;
   b->period = c->period;
-  dl_iterate_phdr (add_object, &b->now);
+  __pp_segments_load (&b->now, 1);
   /* room for every node of every thread, and "[lost: thread not set
      up]": no reallocation below */
   size_t total = 2;
@@ -411,7 +279,7 @@ static void
 builder_free (struct builder *b)
 {
   ppc_free (&b->p);
-  objects_free (&b->now);
+  __pp_segments_free (&b->now);
   free (b->fn_key);
   free (b->fn_slot);
   free (b->node_key);

@@ -1,25 +1,7 @@
 /* Starting and stopping the sampler (csprof §2: the preloaded library's
    initialization starts profiling, its finalization writes the profile).
-   The settings come from the environment `ppprof record` sets:
-
-     PPGCC_SAMPLE_FILE   the .ppc to write (default: the program's
-                         basename + ".sampled.ppc" in the working
-                         directory)
-     PPGCC_SAMPLE_HZ     samples per second of the event (default 200)
-     PPGCC_SAMPLE_EVENT  cpu-clock (default: a CPU-time timer per thread,
-                         no PMU needed), task-clock (perf_event's
-                         software clock), cycles, instructions,
-                         branch-misses, cache-misses (hardware counters)
-     PPGCC_SAMPLE_PERIOD events per sample of a hardware event (default
-                         1e9 / HZ)
-     PPGCC_SAMPLE_NODES  calling contexts per thread (default 65536)
-     PPGCC_SAMPLE_CALLS  0: no trampoline, no call counts (default 1;
-                         off by itself under a shadow stack)
-     PPGCC_SAMPLE_STATS  set: a line per thread at the end on stderr
-                         (samples, how many unwound only to the
-                         trampoline's mark, unsafe, partial, lost)
-     PPGCC_SAMPLE_SIGNAL the sampler's signal, a real-time one (default
-                         SIGRTMAX - 3)
+   The settings come from the environment `ppprof record` sets
+   (config.c).
 
    The sampler's signal is its own real-time signal, not SIGPROF: a
    program that profiles itself (its own SIGPROF handler, ITIMER_PROF)
@@ -43,7 +25,6 @@
 
 #include <errno.h>
 #include <libunwind.h>
-#include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -51,153 +32,10 @@
 #include <string.h>
 #include <unistd.h>
 
-PPS_HIDDEN struct pps_config __pp_sample_config;
-PPS_HIDDEN atomic_int __pp_sample_stopping;
-PPS_HIDDEN int __pp_sample_active;
 static atomic_int finished;
 /* the process that samples: a vfork child (which shares our memory and
    runs no fork handler) must not write, nor mark the profile written */
 static pid_t sampling_pid;
-
-/* Whether the kernel keeps a shadow stack for this thread (x86 CET): a
-   return through the trampoline would then fault, the return address on
-   the stack no longer being the one the call pushed.  */
-static int
-shadow_stack (void)
-{
-  FILE *f = fopen ("/proc/self/status", "re");
-  if (!f)
-    return 0;
-  char line[256];
-  int on = 0;
-  while (fgets (line, sizeof line, f))
-    if (!strncmp (line, "x86_Thread_features:", 20) && strstr (line, "shstk"))
-      on = 1;
-  fclose (f);
-  if (on)
-    {
-      static const char m[] = "ppgcc sampler: shadow stack on: no call "
-                              "counts (the trampoline would fault)\n";
-      write (2, m, sizeof m - 1);
-    }
-  return on;
-}
-
-static long
-env_long (const char *name, long dflt, long lo, long hi)
-{
-  const char *v = getenv (name);
-  if (!v || !*v)
-    return dflt;
-  char *end;
-  errno = 0;
-  long n = strtol (v, &end, 10);
-  if (*end || errno || n < lo || n > hi)
-    {
-      fprintf (stderr, "ppgcc sampler: %s=%s: not a number from %ld to %ld; "
-               "using %ld\n", name, v, lo, hi, dflt);
-      return dflt;
-    }
-  return n;
-}
-
-static const struct
-{
-  const char *name;
-  uint32_t type;
-  uint64_t config;
-} events[] = {
-  { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-  { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-  { "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-  { "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-  { "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-};
-
-static void
-configure (void)
-{
-  struct pps_config *c = &__pp_sample_config;
-  c->hz = env_long ("PPGCC_SAMPLE_HZ", 200, 1, 100000);
-  c->nodes = (uint32_t) env_long ("PPGCC_SAMPLE_NODES", 65536, 64,
-                                  1L << 26);
-  const char *ev = getenv ("PPGCC_SAMPLE_EVENT");
-  if (!ev || !*ev)
-    ev = "cpu-clock";
-  snprintf (c->event, sizeof c->event, "%s", ev);
-  c->period = 1000000000u / (uint64_t) c->hz;
-  for (size_t i = 0; i < sizeof events / sizeof *events; i++)
-    if (!strcmp (ev, events[i].name))
-      {
-        c->perf = 1;
-        c->perf_type = events[i].type;
-        c->perf_config = events[i].config;
-      }
-  if (!c->perf && strcmp (ev, "cpu-clock") != 0)
-    {
-      fprintf (stderr, "ppgcc sampler: PPGCC_SAMPLE_EVENT=%s: unknown "
-               "event; sampling the CPU-time timer (cpu-clock)\n", ev);
-      snprintf (c->event, sizeof c->event, "cpu-clock");
-    }
-  if (c->perf && c->perf_type == PERF_TYPE_HARDWARE)
-    {
-      c->period = (uint64_t) env_long ("PPGCC_SAMPLE_PERIOD",
-                                       (long) c->period, 1, 1L << 40);
-      snprintf (c->metric, sizeof c->metric, "%.40s", c->event);
-      snprintf (c->unit, sizeof c->unit, "events");
-      snprintf (c->source, sizeof c->source, "perf-hw:%.40s/%llu", c->event,
-                (unsigned long long) c->period);
-    }
-  else
-    {
-      /* the time each sample stands for */
-      snprintf (c->metric, sizeof c->metric, "cpu-time");
-      snprintf (c->unit, sizeof c->unit, "ns");
-      snprintf (c->source, sizeof c->source, "%s@%ldHz",
-                c->perf ? "perf-sw:task-clock" : "timer:thread-cpu-clock",
-                c->hz);
-    }
-  c->signo = (int) env_long ("PPGCC_SAMPLE_SIGNAL", SIGRTMAX - 3, SIGRTMIN,
-                             SIGRTMAX);
-  /* A CPU-time timer is checked at the kernel's tick: a signal comes
-     a tick late or so, standing for the periods that passed; on a
-     loaded machine, 17 ms of the thread's CPU time late has been seen
-     (2 cores, load 5, 1 kHz).  Later than 100 ms, the thread held the
-     signal: the periods beyond are lost, not the stack's it finds.  */
-  c->late = c->perf ? UINT64_MAX : 100000000u / c->period + 1;
-  const char *calls = getenv ("PPGCC_SAMPLE_CALLS");
-  c->calls = !(calls && !strcmp (calls, "0")) && !shadow_stack ();
-  const char *file = getenv ("PPGCC_SAMPLE_FILE");
-  if (file && *file)
-    c->file = strdup (file);
-  else
-    {
-      char exe[4096];
-      ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-      exe[n > 0 ? n : 0] = '\0';
-      const char *base = strrchr (exe, '/');
-      base = base ? base + 1 : (*exe ? exe : "program");
-      if (asprintf (&c->file, "%s.sampled.ppc", base) < 0)
-        c->file = NULL;
-    }
-}
-
-/* libunwind's caches per thread (its signal-safe setting), and its
-   lazy set-up done here rather than in the first sample.  */
-PPS_HIDDEN void
-__pp_sample_warm_up (void)
-{
-  unw_context_t uc;
-  unw_cursor_t c;
-  if (unw_getcontext (&uc) == 0 && unw_init_local (&c, &uc) == 0)
-    {
-      unw_proc_info_t pi;
-      int guard = 0;
-      do
-        unw_get_proc_info (&c, &pi);
-      while (unw_step (&c) > 0 && ++guard < 64);
-    }
-}
 
 static void
 fatal (int sig)
@@ -245,7 +83,7 @@ child_after_fork (void)
 __attribute__ ((constructor)) static void
 start (void)
 {
-  configure ();
+  __pp_sample_configure ();
   if (!__pp_sample_config.file)
     return;
   unw_set_caching_policy (unw_local_addr_space, UNW_CACHE_PER_THREAD);

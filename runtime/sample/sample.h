@@ -14,7 +14,9 @@
    the trees are merged and written as a .ppc (dump.c): each node a
    function (its entry address "<object>+0x<offset>", named at report
    time) called from a call site (the return address, as the
-   instrumented CCT mode writes it), its samples the metrics.
+   instrumented CCT mode writes it), its samples the metrics.  The
+   settings, from the environment, and the state every part reads are
+   config.c's; init.c starts and stops the sampler.
 
    Internal to the library: every symbol here is hidden; the library
    exports only the functions it interposes (interpose.c) and __pp_
@@ -149,12 +151,18 @@ struct pps_config
                               rest count as held (PPS_FN_HELD) */
 };
 
+/* config.c: the settings, and the state every part reads.  */
 PPS_HIDDEN extern struct pps_config __pp_sample_config;
-PPS_HIDDEN extern struct pps_thread *_Atomic __pp_sample_threads;
 /* Set while the profile is being written: samples are ignored.  */
 PPS_HIDDEN extern atomic_int __pp_sample_stopping;
 /* Whether the library's constructor has run (and sampling is on).  */
 PPS_HIDDEN extern int __pp_sample_active;
+/* The settings read from the environment (once, at start): no file
+   (__pp_sample_config.file NULL) when memory ran out.  */
+PPS_HIDDEN void __pp_sample_configure (void);
+
+/* thread.c: every thread's state, newest first.  */
+PPS_HIDDEN extern struct pps_thread *_Atomic __pp_sample_threads;
 /* Periods of the sampler's signal that reached a thread without a
    state (PPS_FN_NO_THREAD).  */
 PPS_HIDDEN extern atomic_uint_fast64_t __pp_sample_no_thread;
@@ -216,7 +224,7 @@ PPS_HIDDEN void __pp_sample_nonlocal_exit (struct pps_thread *t, uint64_t sp);
 /* Finds the functions __pp_sample_no_mark_fn knows (at start).  */
 PPS_HIDDEN void __pp_sample_find_no_mark_fns (void);
 
-/* init.c: libunwind's per-thread set-up, outside the handler.  */
+/* thread.c: libunwind's per-thread set-up, outside the handler.  */
 PPS_HIDDEN void __pp_sample_warm_up (void);
 
 /* dump.c: every thread's tree merged and written.  0, or -1 (said).  */

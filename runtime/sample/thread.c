@@ -6,12 +6,15 @@
    armed per thread: a CPU-time timer (timer_create on
    CLOCK_THREAD_CPUTIME_ID, delivered to this thread by SIGEV_THREAD_ID),
    or a perf_event counter whose overflows signal this thread; the
-   signal is the sampler's own (init.c).  */
+   signal is the sampler's own (init.c).  libunwind's per-thread set-up
+   is done here too, when a thread starts.  */
 #define _GNU_SOURCE
+#define UNW_LOCAL_ONLY
 #include "sample.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <libunwind.h>
 #include <pthread.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -185,6 +188,23 @@ arm (struct pps_thread *t)
              "source: %s; this thread is not sampled\n", (long) t->tid,
              __pp_sample_config.event, strerror (errno));
   return rc;
+}
+
+/* libunwind's caches per thread (its signal-safe setting), and its
+   lazy set-up done here rather than in the first sample.  */
+PPS_HIDDEN void
+__pp_sample_warm_up (void)
+{
+  unw_context_t uc;
+  unw_cursor_t c;
+  if (unw_getcontext (&uc) == 0 && unw_init_local (&c, &uc) == 0)
+    {
+      unw_proc_info_t pi;
+      int guard = 0;
+      do
+        unw_get_proc_info (&c, &pi);
+      while (unw_step (&c) > 0 && ++guard < 64);
+    }
 }
 
 PPS_HIDDEN struct pps_thread *

@@ -1,4 +1,4 @@
-/* CUnit tests of the .ppd codec (include/pp/ppd.h, lib/ppd_codec.c):
+/* CUnit tests of the .ppd codec (include/pp/ppd.h, lib/ppd_*.c):
    version 2 round trips with trained lists, version 1 images (no trained
    list) written by hand, merging (counts add, trained sets unite), and the
    rejection of malformed and truncated images.  */

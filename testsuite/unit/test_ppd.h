@@ -1,4 +1,4 @@
-/* CUnit tests of the .ppd codec (lib/ppd_codec.c).  */
+/* CUnit tests of the .ppd codec (lib/ppd_*.c).  */
 #ifndef PP_TEST_PPD_H
 #define PP_TEST_PPD_H
 
