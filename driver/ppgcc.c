@@ -210,8 +210,11 @@ main (int argc, char **argv)
     cc = cxx ? cxx_of (PPGCC_TARGET_CC) : PPGCC_TARGET_CC;
 
   ppgcc_cmdline cl;
-  if (ppgcc_parse (argc, argv, &cl) < 0)
+  if (ppgcc_parse (argc, argv, getenv ("PPGCC_FLAGS"), &cl) < 0)
     return 1;
+  if (cl.env_flags && cl.verbose)
+    fprintf (stderr, "ppgcc: PPGCC_FLAGS=%s in place of the command's "
+             "ppgcc options\n", cl.env_flags);
   char *dir = self_dir (argv[0]);
   char tried_plugin[4 * PATH_MAX], tried_rt[4 * PATH_MAX];
 
@@ -278,6 +281,16 @@ main (int argc, char **argv)
       fprintf (stderr, "ppgcc: error: ccache runs ppgcc and cannot see the "
                "path profile, so it would serve objects of an older one: "
                "put ccache after ppgcc (PPGCC_CCACHE=ccache CC=ppgcc)\n");
+      return 1;
+    }
+  /* ccache hashes the command, not PPGCC_FLAGS: it would serve an
+     object built in another mode.  */
+  if (plugin && ppgcc_under_ccache () && cl.env_flags)
+    {
+      fprintf (stderr, "ppgcc: error: ccache runs ppgcc and cannot see "
+               "PPGCC_FLAGS=%s, so it would serve objects built without it: "
+               "put ccache after ppgcc (PPGCC_CCACHE=ccache CC=ppgcc)\n",
+               cl.env_flags);
       return 1;
     }
   if (plugin && !cl.links && (ccache || ppgcc_cc_is_ccache (cc)))
