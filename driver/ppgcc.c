@@ -9,6 +9,7 @@
 
 #include <libiberty/libiberty.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -162,14 +163,44 @@ run (const char *cc, char **argv, int verbose)
   return WEXITSTATUS (status);
 }
 
+/* Whether the directory DIR holds a .ppd file, itself or below it
+   (symbolic links not followed, as the plugin's search does not).  */
+static int
+holds_profile (const char *dir)
+{
+  DIR *d = opendir (dir);
+  if (!d)
+    return 0;
+  int found = 0;
+  struct dirent *e;
+  while (!found && (e = readdir (d)))
+    {
+      if (!strcmp (e->d_name, ".") || !strcmp (e->d_name, ".."))
+        continue;
+      char *path = join (dir, e->d_name);
+      struct stat st;
+      size_t len = strlen (e->d_name);
+      if (lstat (path, &st) == 0 && S_ISDIR (st.st_mode))
+        found = holds_profile (path);
+      else if (len > 4 && !strcmp (e->d_name + len - 4, ".ppd"))
+        found = 1;
+      free (path);
+    }
+  closedir (d);
+  return found;
+}
+
 /* After a -fuse-path-profile link: each object compiled with it left one
    byte in the output's .pp_use section (1: it had its profile, 0: none,
    plugin/ppgcc-plugin.cc).  When most had none, say so once, with the
-   count: a note per object goes unseen in a build's output.  The usual
-   reason is that training never ran the program (a project's test
-   programs the suite did not run, measured on four projects); a make
-   clean that deletes the profiles beside the objects (libtool's .libs) is
-   the other, and only when they were looked for there.  */
+   count and the reason: a note per object goes unseen in a build's
+   output.  With -fuse-path-profile=DIR the reason is that the training
+   runs did not run the program (a project's test programs the suite did
+   not run, measured on four projects), or, when DIR holds no profile at
+   all, that they wrote their profiles elsewhere.  A DIR that is not there
+   main has said before the link.  Without DIR the profiles were looked
+   for beside the objects, where a make clean that deletes them
+   (libtool's, in .libs) is the other reason.  */
 static void
 count_unprofiled (const ppgcc_cmdline *cl)
 {
@@ -182,19 +213,35 @@ count_unprofiled (const ppgcc_cmdline *cl)
   size_t none = 0;
   for (size_t i = 0; i < len; i++)
     none += use[i] == 0;
-  if (use && none * 2 > len && cl->use_path && *cl->use_path)
-    fprintf (stderr, "ppgcc: warning: %s: %zu of %zu objects were compiled "
-             "without a path profile: %s holds none for them (a program "
-             "the training never ran has none)\n", out, none, len,
-             cl->use_path);
-  else if (use && none * 2 > len)
-    fprintf (stderr, "ppgcc: warning: %s: %zu of %zu objects were compiled "
-             "without a path profile: none beside them (a program the "
-             "training never ran has none; a make clean that deletes "
-             "profiles, as libtool's .libs, loses them: PPGCC_PREFIX=DIR "
-             "when training, then -fuse-path-profile=DIR)\n", out, none,
-             len);
   free (use);
+  if (!use || none * 2 <= len)
+    return;
+  char which[64];
+  if (none == len && len == 1)
+    snprintf (which, sizeof which, "its object");
+  else if (none == len)
+    snprintf (which, sizeof which, "any of its %zu objects", len);
+  else
+    snprintf (which, sizeof which, "%zu of its %zu objects", none, len);
+  const char *them = none == 1 ? "it" : "them";
+  const char *dir = cl->use_path && *cl->use_path ? cl->use_path : NULL;
+  struct stat st;
+  if (dir && stat (dir, &st) < 0)
+    return;
+  if (dir && S_ISDIR (st.st_mode) && !holds_profile (dir))
+    fprintf (stderr, "ppgcc: warning: %s: no path profile for %s: %s holds "
+             "no profile at all (training runs write theirs there when run "
+             "with PPGCC_PREFIX=%s)\n", out, which, dir, dir);
+  else if (dir)
+    fprintf (stderr, "ppgcc: warning: %s: no path profile %s %s for %s: "
+             "the training runs did not run %s\n", out,
+             S_ISDIR (st.st_mode) ? "under" : "in", dir, which, them);
+  else
+    fprintf (stderr, "ppgcc: warning: %s: no path profile beside %s: the "
+             "training runs did not run %s, or a make clean deleted %s "
+             "(libtool's does, in .libs: train with PPGCC_PREFIX=DIR, then "
+             "build with -fuse-path-profile=DIR)\n", out, which, them,
+             none == 1 ? "its profile" : "their profiles");
 }
 
 int
@@ -307,13 +354,15 @@ main (int argc, char **argv)
       args = with;
       cc = ccache;
     }
-  /* -fuse-path-profile=PATH that is not there: every object would be
-     compiled without its profile, each with a note only.  */
+  /* -fuse-path-profile=PATH that is not there: one line for the command
+     (the plugin then notes nothing per object, nor the link's count).  */
   struct stat st;
   if (cl.use_profile && cl.use_path && *cl.use_path
       && stat (cl.use_path, &st) < 0)
-    fprintf (stderr, "ppgcc: warning: -fuse-path-profile=%s: %s; compiling "
-             "without path profiles\n", cl.use_path, xstrerror (errno));
+    fprintf (stderr, "ppgcc: warning: -fuse-path-profile=%s: %s, so no path "
+             "profile is used (training runs write theirs there when run "
+             "with PPGCC_PREFIX=%s)\n", cl.use_path, xstrerror (errno),
+             cl.use_path);
   int rc = run (cc, args, cl.verbose);
   if (rc == 0 && cl.use_profile && cl.links)
     count_unprofiled (&cl);
