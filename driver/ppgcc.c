@@ -1,7 +1,8 @@
 /* ppgcc: a drop-in gcc that can profile paths.
 
    Every option ppgcc does not own goes to gcc unchanged and in order;
-   @response files are expanded (libiberty's expandargv).  With
+   @response files are expanded (libiberty's expandargv).  PPGCC_FLAGS,
+   when set, replaces the options ppgcc owns (options.h).  With
    -fprofile-paths each compilation loads the plugin, and a link adds the
    runtime archive at the end.  gcc runs through libiberty's pex; its exit
    status is ppgcc's.  */
@@ -197,10 +198,11 @@ holds_profile (const char *dir)
    output.  With -fuse-path-profile=DIR the reason is that the training
    runs did not run the program (a project's test programs the suite did
    not run, measured on four projects), or, when DIR holds no profile at
-   all, that they wrote their profiles elsewhere.  A DIR that is not there
-   main has said before the link.  Without DIR the profiles were looked
-   for beside the objects, where a make clean that deletes them
-   (libtool's, in .libs) is the other reason.  */
+   all, that they wrote their profiles elsewhere.  For a DIR that is not
+   there main has printed the command's one warning before the link.
+   Without DIR the profiles were looked for beside the objects, where a
+   make clean that deletes them (libtool's, in .libs) is the other
+   reason.  */
 static void
 count_unprofiled (const ppgcc_cmdline *cl)
 {
@@ -213,8 +215,9 @@ count_unprofiled (const ppgcc_cmdline *cl)
   size_t none = 0;
   for (size_t i = 0; i < len; i++)
     none += use[i] == 0;
+  int have = use != NULL;
   free (use);
-  if (!use || none * 2 <= len)
+  if (!have || none * 2 <= len)
     return;
   char which[64];
   if (none == len && len == 1)
