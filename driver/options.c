@@ -492,6 +492,10 @@ void
 ppgcc_print_help (FILE *out)
 {
   fputs ("usage: ppgcc [ppgcc options] [gcc options] files...\n"
+         "       ppgcc GCC [ppgcc options] [gcc options] files...   as a "
+         "launcher\n"
+         "       (CMake's CMAKE_C_COMPILER_LAUNCHER, CMAKE_C_LINKER_LAUNCHER): "
+         "runs GCC\n"
          "A drop-in gcc that profiles paths (Ball-Larus) and optimises with them.\n"
          "ppgcc options:\n"
          "  -fprofile-paths[=bl]             instrument every function; "

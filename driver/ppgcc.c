@@ -140,6 +140,39 @@ cxx_of (const char *cc)
   return cxx;
 }
 
+/* Whether ARG names a C or C++ compiler rather than an input file: its
+   base name is gcc, cc, g++ or c++, after a target prefix ending in '-'
+   (x86_64-linux-gnu-gcc) and before a version suffix (gcc-12, g++-12.2);
+   given with a directory, an executable file.  */
+static int
+is_compiler (const char *arg)
+{
+  const char *base = lbasename (arg);
+  size_t n = strlen (base);
+  size_t end = n;
+  while (end > 0 && ((base[end - 1] >= '0' && base[end - 1] <= '9')
+                     || base[end - 1] == '.'))
+    end--;
+  if (end < n && end > 0 && base[end - 1] == '-')
+    end--;
+  else
+    end = n;
+  static const char *const names[] = { "gcc", "g++", "cc", "c++", NULL };
+  int named = 0;
+  for (int i = 0; names[i] && !named; i++)
+    {
+      size_t len = strlen (names[i]);
+      named = end >= len && !strncmp (base + end - len, names[i], len)
+              && (end == len || base[end - len - 1] == '-');
+    }
+  if (!named)
+    return 0;
+  struct stat st;
+  return base == arg
+         || (stat (arg, &st) == 0 && S_ISREG (st.st_mode)
+             && access (arg, X_OK) == 0);
+}
+
 static int
 run (const char *cc, char **argv, int verbose)
 {
@@ -258,6 +291,16 @@ main (int argc, char **argv)
   const char *cc = getenv (cxx ? "PPGCC_CXX" : "PPGCC_CC");
   if (!cc || !*cc)
     cc = cxx ? cxx_of (PPGCC_TARGET_CC) : PPGCC_TARGET_CC;
+  /* `ppgcc gcc ARGS...`: ppgcc as a compiler launcher (CMake's
+     CMAKE_C_COMPILER_LAUNCHER and CMAKE_C_LINKER_LAUNCHER, as ccache is
+     used): the first argument is the compiler to run.  */
+  if (argc > 1 && is_compiler (argv[1]))
+    {
+      cc = argv[1];
+      argv[1] = argv[0];
+      argv++;
+      argc--;
+    }
 
   ppgcc_cmdline cl;
   if (ppgcc_parse (argc, argv, getenv ("PPGCC_FLAGS"), &cl) < 0)
