@@ -43,7 +43,7 @@ value_of (const char *arg, const char *opt)
    -fuse-path-profile, and a bad value would go unnoticed.  Returns 0, or
    -1 after one error line.  */
 static int
-check_numeric (const char *arg)
+check_numeric (const char *arg, const char *origin)
 {
   const char *eq = strchr (arg, '=');
   if (!eq)
@@ -53,12 +53,191 @@ check_numeric (const char *arg)
   free (name);
   if (!o || pp_numeric_value (o, eq + 1, NULL, NULL))
     return 0;
-  fprintf (stderr, "ppgcc: error: %s: not %s\n", arg, o->expects);
+  fprintf (stderr, "ppgcc: error: %s%s: not %s\n", origin, arg, o->expects);
   return -1;
 }
 
+/* Parses A when it is one of ppgcc's own options (not the -v, --help and
+   --version it shares with gcc) into CL.  Returns 1 when it is, 0 when it
+   is not, -1 after one error line, which starts with ORIGIN (where A
+   comes from: "" for the command line).  */
+static int
+parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
+{
+  const char *v;
+  if (check_numeric (a, origin) < 0)
+    return -1;
+  if (!strcmp (a, "-fprofile-paths"))
+    cl->mode = "bl";
+  else if ((v = value_of (a, "-fprofile-paths")))
+    {
+      if (strcmp (v, "bl") != 0 && strcmp (v, "ppp") != 0
+          && strcmp (v, "residual") != 0 && strcmp (v, "cct") != 0)
+        {
+          fprintf (stderr, "ppgcc: error: %s-fprofile-paths=%s: unknown "
+                   "mode (supported: bl, ppp, residual, cct)\n", origin, v);
+          return -1;
+        }
+      cl->mode = v;
+    }
+  else if ((v = value_of (a, "-fprofile-paths-array-max")))
+    cl->array_max = v;
+  else if ((v = value_of (a, "-fprofile-paths-max")))
+    cl->max_paths = v;
+  else if ((v = value_of (a, "-fprofile-paths-ppp-policy")))
+    {
+      if (strcmp (v, "hash") != 0 && strcmp (v, "truncate") != 0)
+        {
+          fprintf (stderr, "ppgcc: error: %s-fprofile-paths-ppp-policy=%s: "
+                   "unknown policy (supported: hash, truncate)\n", origin,
+                   v);
+          return -1;
+        }
+      cl->ppp_policy = v;
+    }
+  else if ((v = value_of (a, "-fprofile-paths-ppp-min-paths")))
+    cl->ppp_min_paths = v;
+  else if ((v = value_of (a, "-fprofile-paths-table")))
+    {
+      if (strcmp (v, "hash") != 0 && strcmp (v, "hpt") != 0)
+        {
+          fprintf (stderr, "ppgcc: error: %s-fprofile-paths-table=%s: "
+                   "unknown table (supported: hash, hpt)\n", origin, v);
+          return -1;
+        }
+      cl->table = v;
+    }
+  else if (!strcmp (a, "-fprofile-paths-switch"))
+    cl->switching = "entry";
+  else if ((v = value_of (a, "-fprofile-paths-switch")))
+    {
+      if (strcmp (v, "none") != 0 && strcmp (v, "entry") != 0
+          && strcmp (v, "check") != 0)
+        {
+          fprintf (stderr, "ppgcc: error: %s-fprofile-paths-switch=%s: "
+                   "unknown design (supported: none, entry, check)\n",
+                   origin, v);
+          return -1;
+        }
+      cl->switching = v;
+    }
+  else if ((v = value_of (a, "-fprofile-paths-metric")))
+    {
+      if (!*v)
+        {
+          fprintf (stderr, "ppgcc: error: %s-fprofile-paths-metric=: no "
+                   "event (e.g. cycles, instructions, time)\n", origin);
+          return -1;
+        }
+      cl->metric = v;
+    }
+  else if ((v = value_of (a, "-fprofile-paths-ipp")))
+    {
+      if (strcmp (v, "inline") != 0 && strcmp (v, "clone") != 0
+          && strcmp (v, "none") != 0)
+        {
+          fprintf (stderr, "ppgcc: error: %s-fprofile-paths-ipp=%s: "
+                   "unknown scheme (supported: inline, clone, none)\n",
+                   origin, v);
+          return -1;
+        }
+      cl->ipp = strcmp (v, "none") ? v : NULL;
+    }
+  else if ((v = value_of (a, "-fprofile-paths-ipp-depth")))
+    cl->ipp_depth = v;
+  else if ((v = value_of (a, "-fprofile-paths-ipp-growth")))
+    cl->ipp_growth = v;
+  else if ((v = value_of (a, "-fprofile-paths-ipp-contexts")))
+    cl->ipp_contexts = v;
+  else if ((v = value_of (a, "-fprofile-paths-interesting")))
+    cl->interesting = v;
+  else if ((v = value_of (a, "-fprofile-paths-hot")))
+    cl->hot = v;
+  else if (!strcmp (a, "-fuse-path-profile"))
+    cl->use_profile = 1;
+  else if ((v = value_of (a, "-fuse-path-profile")))
+    cl->use_profile = 1, cl->use_path = v;
+  else if (!strcmp (a, "-fopt-info-paths"))
+    cl->opt_info = 1;
+  else if (!strcmp (a, "-fprofile-paths-derive"))
+    cl->derive = 1;
+  else if (!strcmp (a, "-fno-profile-paths-derive"))
+    cl->derive = 0;
+  else if (!strcmp (a, "-fpath-superblock"))
+    cl->superblock = 1;
+  else if (!strcmp (a, "-fno-path-superblock"))
+    cl->superblock = 0;
+  else if ((v = value_of (a, "-fpath-superblock-growth")))
+    cl->superblock_growth = v;
+  else if ((v = value_of (a, "-fpath-superblock-hot")))
+    cl->superblock_hot = v;
+  else if (!strcmp (a, "-fno-profile-paths"))
+    {
+      cl->mode = NULL;
+      cl->use_profile = 0;
+      cl->use_path = NULL;
+    }
+  else
+    return 0;
+  return 1;
+}
+
+/* Clears every option parse_own sets.  */
+static void
+clear_own (ppgcc_cmdline *cl)
+{
+  cl->mode = cl->array_max = cl->max_paths = NULL;
+  cl->ppp_policy = cl->ppp_min_paths = cl->table = cl->switching = NULL;
+  cl->metric = cl->ipp = cl->ipp_depth = cl->ipp_growth = NULL;
+  cl->ipp_contexts = cl->interesting = cl->hot = NULL;
+  cl->use_profile = 0;
+  cl->use_path = NULL;
+  cl->opt_info = 0;
+  cl->superblock = -1;
+  cl->derive = -1;
+  cl->superblock_growth = cl->superblock_hot = NULL;
+}
+
+/* PPGCC_FLAGS: ppgcc options, split as a shell would split them (quotes,
+   backslashes: libiberty's buildargv), in place of the command's own.
+   Blanks alone are no options: the command's stay.  Returns 0, or -1
+   after one error line.  */
+static int
+replace_own (const char *flags, ppgcc_cmdline *cl)
+{
+  char **words = buildargv (flags);
+  int nonempty = 0;
+  for (int i = 0; words[i]; i++)
+    nonempty += words[i][0] != '\0';
+  if (!nonempty)
+    {
+      freeargv (words);
+      return 0;
+    }
+  clear_own (cl);
+  cl->env_flags = flags;
+  for (int i = 0; words[i]; i++)
+    {
+      if (!words[i][0])
+        continue;
+      int own = parse_own (words[i], "PPGCC_FLAGS: ", cl);
+      if (own < 0)
+        return -1;
+      if (own == 0)
+        {
+          fprintf (stderr, "ppgcc: error: PPGCC_FLAGS: '%s' is not a ppgcc "
+                   "option (ppgcc --help lists them); gcc's options go on "
+                   "the command line, as CFLAGS do\n", words[i]);
+          return -1;
+        }
+    }
+  /* Not freeargv: CL points into the words.  */
+  free (words);
+  return 0;
+}
+
 int
-ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
+ppgcc_parse (int argc, char **argv, const char *flags, ppgcc_cmdline *cl)
 {
   memset (cl, 0, sizeof *cl);
   cl->superblock = -1;
@@ -68,113 +247,12 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
   for (int i = 1; i < argc; i++)
     {
       char *a = argv[i];
-      const char *v;
-      if (check_numeric (a) < 0)
+      int own = parse_own (a, "", cl);
+      if (own < 0)
         return -1;
-      if (!strcmp (a, "-fprofile-paths"))
-        cl->mode = "bl";
-      else if ((v = value_of (a, "-fprofile-paths")))
-        {
-          if (strcmp (v, "bl") != 0 && strcmp (v, "ppp") != 0
-              && strcmp (v, "residual") != 0 && strcmp (v, "cct") != 0)
-            {
-              fprintf (stderr, "ppgcc: error: -fprofile-paths=%s: unknown "
-                       "mode (supported: bl, ppp, residual, cct)\n", v);
-              return -1;
-            }
-          cl->mode = v;
-        }
-      else if ((v = value_of (a, "-fprofile-paths-array-max")))
-        cl->array_max = v;
-      else if ((v = value_of (a, "-fprofile-paths-max")))
-        cl->max_paths = v;
-      else if ((v = value_of (a, "-fprofile-paths-ppp-policy")))
-        {
-          if (strcmp (v, "hash") != 0 && strcmp (v, "truncate") != 0)
-            {
-              fprintf (stderr, "ppgcc: error: -fprofile-paths-ppp-policy=%s: "
-                       "unknown policy (supported: hash, truncate)\n", v);
-              return -1;
-            }
-          cl->ppp_policy = v;
-        }
-      else if ((v = value_of (a, "-fprofile-paths-ppp-min-paths")))
-        cl->ppp_min_paths = v;
-      else if ((v = value_of (a, "-fprofile-paths-table")))
-        {
-          if (strcmp (v, "hash") != 0 && strcmp (v, "hpt") != 0)
-            {
-              fprintf (stderr, "ppgcc: error: -fprofile-paths-table=%s: "
-                       "unknown table (supported: hash, hpt)\n", v);
-              return -1;
-            }
-          cl->table = v;
-        }
-      else if (!strcmp (a, "-fprofile-paths-switch"))
-        cl->switching = "entry";
-      else if ((v = value_of (a, "-fprofile-paths-switch")))
-        {
-          if (strcmp (v, "none") != 0 && strcmp (v, "entry") != 0
-              && strcmp (v, "check") != 0)
-            {
-              fprintf (stderr, "ppgcc: error: -fprofile-paths-switch=%s: "
-                       "unknown design (supported: none, entry, check)\n",
-                       v);
-              return -1;
-            }
-          cl->switching = v;
-        }
-      else if ((v = value_of (a, "-fprofile-paths-metric")))
-        {
-          if (!*v)
-            {
-              fprintf (stderr, "ppgcc: error: -fprofile-paths-metric=: no "
-                       "event (e.g. cycles, instructions, time)\n");
-              return -1;
-            }
-          cl->metric = v;
-        }
-      else if ((v = value_of (a, "-fprofile-paths-ipp")))
-        {
-          if (strcmp (v, "inline") != 0 && strcmp (v, "clone") != 0
-              && strcmp (v, "none") != 0)
-            {
-              fprintf (stderr, "ppgcc: error: -fprofile-paths-ipp=%s: "
-                       "unknown scheme (supported: inline, clone, none)\n",
-                       v);
-              return -1;
-            }
-          cl->ipp = strcmp (v, "none") ? v : NULL;
-        }
-      else if ((v = value_of (a, "-fprofile-paths-ipp-depth")))
-        cl->ipp_depth = v;
-      else if ((v = value_of (a, "-fprofile-paths-ipp-growth")))
-        cl->ipp_growth = v;
-      else if ((v = value_of (a, "-fprofile-paths-ipp-contexts")))
-        cl->ipp_contexts = v;
-      else if ((v = value_of (a, "-fprofile-paths-interesting")))
-        cl->interesting = v;
-      else if ((v = value_of (a, "-fprofile-paths-hot")))
-        cl->hot = v;
-      else if (!strcmp (a, "-fuse-path-profile"))
-        cl->use_profile = 1;
-      else if ((v = value_of (a, "-fuse-path-profile")))
-        cl->use_profile = 1, cl->use_path = v;
-      else if (!strcmp (a, "-fopt-info-paths"))
-        cl->opt_info = 1;
-      else if (!strcmp (a, "-fprofile-paths-derive"))
-        cl->derive = 1;
-      else if (!strcmp (a, "-fno-profile-paths-derive"))
-        cl->derive = 0;
-      else if (!strcmp (a, "-fpath-superblock"))
-        cl->superblock = 1;
-      else if (!strcmp (a, "-fno-path-superblock"))
-        cl->superblock = 0;
-      else if ((v = value_of (a, "-fpath-superblock-growth")))
-        cl->superblock_growth = v;
-      else if ((v = value_of (a, "-fpath-superblock-hot")))
-        cl->superblock_hot = v;
-      else if (!strcmp (a, "--help") && argc == 2)
+      if (own > 0)
+        continue;
+      if (!strcmp (a, "--help") && argc == 2)
         cl->help = 1;
       else if (!strcmp (a, "--version") && argc == 2)
         cl->version = 1;
@@ -199,17 +277,21 @@ ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl)
     }
   cl->links = !stops_before_link && !info_only && inputs > 0;
   cl->inputs = inputs;
+  if (flags && replace_own (flags, cl) < 0)
+    return -1;
   if (cl->ipp && !cl->mode)
     {
-      fprintf (stderr, "ppgcc: error: -fprofile-paths-ipp=%s needs "
+      fprintf (stderr, "ppgcc: error: %s-fprofile-paths-ipp=%s needs "
                "-fprofile-paths (bl, ppp or residual) and "
-               "-fuse-path-profile\n", cl->ipp);
+               "-fuse-path-profile\n", cl->env_flags ? "PPGCC_FLAGS: " : "",
+               cl->ipp);
       return -1;
     }
   if (cl->metric && !cl->mode)
     {
-      fprintf (stderr, "ppgcc: error: -fprofile-paths-metric=%s needs "
-               "-fprofile-paths or -fprofile-paths=cct\n", cl->metric);
+      fprintf (stderr, "ppgcc: error: %s-fprofile-paths-metric=%s needs "
+               "-fprofile-paths or -fprofile-paths=cct\n",
+               cl->env_flags ? "PPGCC_FLAGS: " : "", cl->metric);
       return -1;
     }
   return 0;
@@ -410,6 +492,10 @@ void
 ppgcc_print_help (FILE *out)
 {
   fputs ("usage: ppgcc [ppgcc options] [gcc options] files...\n"
+         "       ppgcc GCC [ppgcc options] [gcc options] files...   as a "
+         "launcher\n"
+         "       (CMake's CMAKE_C_COMPILER_LAUNCHER, CMAKE_C_LINKER_LAUNCHER): "
+         "runs GCC\n"
          "A drop-in gcc that profiles paths (Ball-Larus) and optimises with them.\n"
          "ppgcc options:\n"
          "  -fprofile-paths[=bl]             instrument every function; "
@@ -495,11 +581,20 @@ ppgcc_print_help (FILE *out)
          "hot paths\n"
          "  -fopt-info-paths                 one line per function: "
          "numbering, counting\n"
+         "  -fno-profile-paths               cancels -fprofile-paths and "
+         "-fuse-path-profile\n"
+         "                                   before it: plain gcc\n"
          "  -v                               print the gcc command lines "
          "(also passed to gcc)\n"
          "  --version, --help                this ppgcc\n"
          "Everything else goes to gcc unchanged, in order.  Environment:\n"
          "  PPGCC_CC        the gcc to run (default " PPGCC_TARGET_CC ")\n"
+         "  PPGCC_FLAGS     ppgcc options that replace the command's own "
+         "(all of them):\n"
+         "                  switch a build configured with CC=ppgcc between "
+         "profiling,\n"
+         "                  residual, optimising and plain without "
+         "reconfiguring\n"
          "  PPGCC_PLUGIN, PPGCC_RUNTIME   override the plugin / runtime "
          "files\n"
          "  PPGCC_CCACHE    run gcc through this ccache, told the profile "

@@ -10,7 +10,7 @@ typedef struct
   int npass;
   int inputs;            /* input files (not options) among them */
   const char *mode;      /* -fprofile-paths[=MODE]: bl, ppp, residual, cct;
-                            NULL: off */
+                            NULL: off (-fno-profile-paths) */
   const char *array_max; /* -fprofile-paths-array-max=N */
   const char *max_paths; /* -fprofile-paths-max=N */
   const char *ppp_policy;    /* -fprofile-paths-ppp-policy=hash|truncate */
@@ -30,13 +30,18 @@ typedef struct
   int derive;            /* -f[no-]profile-paths-derive: -1 unset */
   const char *superblock_growth, *superblock_hot;
   int links;             /* the command links (no -c, -S, -E, -M, -MM) */
+  const char *env_flags; /* PPGCC_FLAGS, when it replaced the command's
+                            ppgcc options; else NULL */
   char *cache_key;       /* -fplugin-arg-ppgcc-cache-key=CWD (ccache), or
                             NULL */
   int verbose, help, version;
 } ppgcc_cmdline;
 
-/* Returns 0, or -1 after one error line.  */
-int ppgcc_parse (int argc, char **argv, ppgcc_cmdline *cl);
+/* ARGV's options; then, when FLAGS (PPGCC_FLAGS) is not NULL or empty,
+   its ppgcc options in place of ARGV's (-fno-profile-paths alone: none).
+   Returns 0, or -1 after one error line.  */
+int ppgcc_parse (int argc, char **argv, const char *flags,
+                 ppgcc_cmdline *cl);
 /* gcc's argv: the passed options plus the plugin (when PLUGIN) and the
    runtime at the end (when RUNTIME).  */
 char **ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc,

@@ -1,7 +1,8 @@
 /* ppgcc: a drop-in gcc that can profile paths.
 
    Every option ppgcc does not own goes to gcc unchanged and in order;
-   @response files are expanded (libiberty's expandargv).  With
+   @response files are expanded (libiberty's expandargv).  PPGCC_FLAGS,
+   when set, replaces the options ppgcc owns (options.h).  With
    -fprofile-paths each compilation loads the plugin, and a link adds the
    runtime archive at the end.  gcc runs through libiberty's pex; its exit
    status is ppgcc's.  */
@@ -9,6 +10,7 @@
 
 #include <libiberty/libiberty.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -138,6 +140,39 @@ cxx_of (const char *cc)
   return cxx;
 }
 
+/* Whether ARG names a C or C++ compiler rather than an input file: its
+   base name is gcc, cc, g++ or c++, after a target prefix ending in '-'
+   (x86_64-linux-gnu-gcc) and before a version suffix (gcc-12, g++-12.2);
+   given with a directory, an executable file.  */
+static int
+is_compiler (const char *arg)
+{
+  const char *base = lbasename (arg);
+  size_t n = strlen (base);
+  size_t end = n;
+  while (end > 0 && ((base[end - 1] >= '0' && base[end - 1] <= '9')
+                     || base[end - 1] == '.'))
+    end--;
+  if (end < n && end > 0 && base[end - 1] == '-')
+    end--;
+  else
+    end = n;
+  static const char *const names[] = { "gcc", "g++", "cc", "c++", NULL };
+  int named = 0;
+  for (int i = 0; names[i] && !named; i++)
+    {
+      size_t len = strlen (names[i]);
+      named = end >= len && !strncmp (base + end - len, names[i], len)
+              && (end == len || base[end - len - 1] == '-');
+    }
+  if (!named)
+    return 0;
+  struct stat st;
+  return base == arg
+         || (stat (arg, &st) == 0 && S_ISREG (st.st_mode)
+             && access (arg, X_OK) == 0);
+}
+
 static int
 run (const char *cc, char **argv, int verbose)
 {
@@ -162,14 +197,45 @@ run (const char *cc, char **argv, int verbose)
   return WEXITSTATUS (status);
 }
 
+/* Whether the directory DIR holds a .ppd file, itself or below it
+   (symbolic links not followed, as the plugin's search does not).  */
+static int
+holds_profile (const char *dir)
+{
+  DIR *d = opendir (dir);
+  if (!d)
+    return 0;
+  int found = 0;
+  struct dirent *e;
+  while (!found && (e = readdir (d)))
+    {
+      if (!strcmp (e->d_name, ".") || !strcmp (e->d_name, ".."))
+        continue;
+      char *path = join (dir, e->d_name);
+      struct stat st;
+      size_t len = strlen (e->d_name);
+      if (lstat (path, &st) == 0 && S_ISDIR (st.st_mode))
+        found = holds_profile (path);
+      else if (len > 4 && !strcmp (e->d_name + len - 4, ".ppd"))
+        found = 1;
+      free (path);
+    }
+  closedir (d);
+  return found;
+}
+
 /* After a -fuse-path-profile link: each object compiled with it left one
    byte in the output's .pp_use section (1: it had its profile, 0: none,
    plugin/ppgcc-plugin.cc).  When most had none, say so once, with the
-   count: a note per object goes unseen in a build's output.  The usual
-   reason is that training never ran the program (a project's test
-   programs the suite did not run, measured on four projects); a make
-   clean that deletes the profiles beside the objects (libtool's .libs) is
-   the other, and only when they were looked for there.  */
+   count and the reason: a note per object goes unseen in a build's
+   output.  With -fuse-path-profile=DIR the reason is that the training
+   runs did not run the program (a project's test programs the suite did
+   not run, measured on four projects), or, when DIR holds no profile at
+   all, that they wrote their profiles elsewhere.  For a DIR that is not
+   there main has printed the command's one warning before the link.
+   Without DIR the profiles were looked for beside the objects, where a
+   make clean that deletes them (libtool's, in .libs) is the other
+   reason.  */
 static void
 count_unprofiled (const ppgcc_cmdline *cl)
 {
@@ -182,19 +248,36 @@ count_unprofiled (const ppgcc_cmdline *cl)
   size_t none = 0;
   for (size_t i = 0; i < len; i++)
     none += use[i] == 0;
-  if (use && none * 2 > len && cl->use_path && *cl->use_path)
-    fprintf (stderr, "ppgcc: warning: %s: %zu of %zu objects were compiled "
-             "without a path profile: %s holds none for them (a program "
-             "the training never ran has none)\n", out, none, len,
-             cl->use_path);
-  else if (use && none * 2 > len)
-    fprintf (stderr, "ppgcc: warning: %s: %zu of %zu objects were compiled "
-             "without a path profile: none beside them (a program the "
-             "training never ran has none; a make clean that deletes "
-             "profiles, as libtool's .libs, loses them: PPGCC_PREFIX=DIR "
-             "when training, then -fuse-path-profile=DIR)\n", out, none,
-             len);
+  int have = use != NULL;
   free (use);
+  if (!have || none * 2 <= len)
+    return;
+  char which[64];
+  if (none == len && len == 1)
+    snprintf (which, sizeof which, "its object");
+  else if (none == len)
+    snprintf (which, sizeof which, "any of its %zu objects", len);
+  else
+    snprintf (which, sizeof which, "%zu of its %zu objects", none, len);
+  const char *them = none == 1 ? "it" : "them";
+  const char *dir = cl->use_path && *cl->use_path ? cl->use_path : NULL;
+  struct stat st;
+  if (dir && stat (dir, &st) < 0)
+    return;
+  if (dir && S_ISDIR (st.st_mode) && !holds_profile (dir))
+    fprintf (stderr, "ppgcc: warning: %s: no path profile for %s: %s holds "
+             "no profile at all (training runs write theirs there when run "
+             "with PPGCC_PREFIX=%s)\n", out, which, dir, dir);
+  else if (dir)
+    fprintf (stderr, "ppgcc: warning: %s: no path profile %s %s for %s: "
+             "the training runs did not run %s\n", out,
+             S_ISDIR (st.st_mode) ? "under" : "in", dir, which, them);
+  else
+    fprintf (stderr, "ppgcc: warning: %s: no path profile beside %s: the "
+             "training runs did not run %s, or a make clean deleted %s "
+             "(libtool's does, in .libs: train with PPGCC_PREFIX=DIR, then "
+             "build with -fuse-path-profile=DIR)\n", out, which, them,
+             none == 1 ? "its profile" : "their profiles");
 }
 
 int
@@ -208,10 +291,23 @@ main (int argc, char **argv)
   const char *cc = getenv (cxx ? "PPGCC_CXX" : "PPGCC_CC");
   if (!cc || !*cc)
     cc = cxx ? cxx_of (PPGCC_TARGET_CC) : PPGCC_TARGET_CC;
+  /* `ppgcc gcc ARGS...`: ppgcc as a compiler launcher (CMake's
+     CMAKE_C_COMPILER_LAUNCHER and CMAKE_C_LINKER_LAUNCHER, as ccache is
+     used): the first argument is the compiler to run.  */
+  if (argc > 1 && is_compiler (argv[1]))
+    {
+      cc = argv[1];
+      argv[1] = argv[0];
+      argv++;
+      argc--;
+    }
 
   ppgcc_cmdline cl;
-  if (ppgcc_parse (argc, argv, &cl) < 0)
+  if (ppgcc_parse (argc, argv, getenv ("PPGCC_FLAGS"), &cl) < 0)
     return 1;
+  if (cl.env_flags && cl.verbose)
+    fprintf (stderr, "ppgcc: PPGCC_FLAGS=%s in place of the command's "
+             "ppgcc options\n", cl.env_flags);
   char *dir = self_dir (argv[0]);
   char tried_plugin[4 * PATH_MAX], tried_rt[4 * PATH_MAX];
 
@@ -280,6 +376,16 @@ main (int argc, char **argv)
                "put ccache after ppgcc (PPGCC_CCACHE=ccache CC=ppgcc)\n");
       return 1;
     }
+  /* ccache hashes the command, not PPGCC_FLAGS: it would serve an
+     object built in another mode.  */
+  if (plugin && ppgcc_under_ccache () && cl.env_flags)
+    {
+      fprintf (stderr, "ppgcc: error: ccache runs ppgcc and cannot see "
+               "PPGCC_FLAGS=%s, so it would serve objects built without it: "
+               "put ccache after ppgcc (PPGCC_CCACHE=ccache CC=ppgcc)\n",
+               cl.env_flags);
+      return 1;
+    }
   if (plugin && !cl.links && (ccache || ppgcc_cc_is_ccache (cc)))
     ppgcc_ccache_prepare (&cl, plugin);
   char **args = ppgcc_gcc_argv (&cl, cc, plugin, runtime);
@@ -294,13 +400,15 @@ main (int argc, char **argv)
       args = with;
       cc = ccache;
     }
-  /* -fuse-path-profile=PATH that is not there: every object would be
-     compiled without its profile, each with a note only.  */
+  /* -fuse-path-profile=PATH that is not there: one line for the command
+     (the plugin then notes nothing per object, nor the link's count).  */
   struct stat st;
   if (cl.use_profile && cl.use_path && *cl.use_path
       && stat (cl.use_path, &st) < 0)
-    fprintf (stderr, "ppgcc: warning: -fuse-path-profile=%s: %s; compiling "
-             "without path profiles\n", cl.use_path, xstrerror (errno));
+    fprintf (stderr, "ppgcc: warning: -fuse-path-profile=%s: %s, so no path "
+             "profile is used (training runs write theirs there when run "
+             "with PPGCC_PREFIX=%s)\n", cl.use_path, xstrerror (errno),
+             cl.use_path);
   int rc = run (cc, args, cl.verbose);
   if (rc == 0 && cl.use_profile && cl.links)
     count_unprofiled (&cl);

@@ -230,10 +230,15 @@ load ()
           const char *none = ppgcc_opts.mode == PPGCC_MODE_RESIDUAL
                                  ? ": none of its paths ran in training"
                                  : "";
-          if (tried.empty ())
+          /* A -fuse-path-profile=PATH that is not there at all ppgcc
+             reports in one warning for the command, not a note per
+             object.  */
+          bool use_path_missing = !ppgcc_opts.use_path.empty ()
+                                  && !exists (ppgcc_opts.use_path);
+          if (!use_path_missing && tried.empty ())
             inform (UNKNOWN_LOCATION, "ppgcc: no path profile %qs for %qs%s",
                     path.c_str (), main_input_filename, none);
-          else
+          else if (!use_path_missing)
             inform (UNKNOWN_LOCATION, "ppgcc: no path profile for %qs "
                     "(not at %s)%s", main_input_filename, tried.c_str (),
                     none);
