@@ -1,10 +1,13 @@
 /* Interprocedural path segments (-fprofile-paths-ipp): what the site
    selection (gcc-sites.cc) hands to the instrumentation (gcc-unit.cc).
-   Private to ipp/: the plugin's core knows ipp/ only by ppgcc-ipp.h.  */
+   Private to ipp/: the plugin's core knows ipp/ only by ppgcc-ipp.h, and
+   ipp/ knows the plugin only by plugin/ipp-adapter.h (with GCC's headers
+   through plugin/gcc-compat.h).  */
 #ifndef PPGCC_IPP_H
 #define PPGCC_IPP_H
 
-#include "plugin/plugin.h" /* ppgcc's, not GCC's plugin.h */
+#include "plugin/gcc-compat.h"
+#include "plugin/ipp-adapter.h"
 #include "ppgcc-ipp.h"
 #include "pp/ipp.h"
 

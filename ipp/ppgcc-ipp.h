@@ -1,7 +1,7 @@
 /* What the GCC plugin's core knows of interprocedural path segments
    (ipp/, doc/ipp.md): one entry, called when every function of the unit
    is there.  The options (-fprofile-paths-ipp*) are in ppgcc_options
-   (plugin/plugin.h).  */
+   (plugin/ipp-adapter.h).  */
 #ifndef PPGCC_IPP_ENTRY_H
 #define PPGCC_IPP_ENTRY_H
 
