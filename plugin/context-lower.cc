@@ -212,16 +212,10 @@ expand_check (gcall *call)
     call = full_marker (call);
   tree desc = gimple_call_arg (call, 0), ret = gimple_call_arg (call, 1);
   tree s = gimple_call_arg (call, 2);
-  basic_block bb = gimple_bb (call);
-  gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_prev (&gsi);
-  edge slow = gsi_end_p (gsi) ? split_block_after_labels (bb)
-                              : split_block (bb, gsi_stmt (gsi));
-  basic_block head = slow->src, cb = slow->dest;
-  basic_block join = split_block (cb, call)->dest;
+  ppgcc_guard g = ppgcc_guard_split (call);
 
   tree uptr = pointer_sized_int_node;
-  gsi = gsi_last_bb (head);
+  gimple_stmt_iterator gsi = gsi_last_bb (g.head);
   tree at = load (&gsi, ssizetype, s, SLOT_CALLS_AT, true);
   tree t = load (&gsi, ptr_u64 (), s, SLOT_TOKEN, true);
   tree k = load (&gsi, ptr_type_node, s, SLOT_KEY, true);
@@ -231,25 +225,11 @@ expand_check (gcall *call)
   tree y = emit (&gsi, uptr, BIT_XOR_EXPR, emit (&gsi, uptr, NOP_EXPR, k),
                  emit (&gsi, uptr, NOP_EXPR, ret));
   tree z = emit (&gsi, uptr, BIT_IOR_EXPR, x, y);
-  gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, z,
-                                             build_int_cst (uptr, 0),
-                                             NULL_TREE, NULL_TREE),
-                    GSI_NEW_STMT);
-
-  slow->flags &= ~EDGE_FALLTHRU;
-  slow->flags |= EDGE_TRUE_VALUE;
-  slow->probability = profile_probability::very_unlikely ();
-  basic_block hit = create_empty_bb (head);
-  if (current_loops)
-    add_bb_to_loop (hit, head->loop_father);
-  edge e = make_edge (head, hit, EDGE_FALSE_VALUE);
-  e->probability = slow->probability.invert ();
-  hit->count = head->count.apply_probability (e->probability);
-  cb->count = head->count.apply_probability (slow->probability);
-  edge hit_out = make_single_succ_edge (hit, join, EDGE_FALLTHRU);
+  ppgcc_guard_branch (g, NE_EXPR, z, build_int_cst (uptr, 0),
+                      profile_probability::very_unlikely ());
 
   /* The hit: t[s->calls_at]++.  */
-  gsi = gsi_start_bb (hit);
+  gsi = gsi_start_bb (g.other);
   tree off = make_ssa_name (sizetype);
   gsi_insert_before (&gsi, gimple_build_assign (off, NOP_EXPR, at),
                      GSI_NEW_STMT);
@@ -265,9 +245,9 @@ expand_check (gcall *call)
   gsi_insert_before (&cg, miss, GSI_SAME_STMT);
   unlink_stmt_vdef (call);
   gsi_remove (&cg, true);
-  gphi *phi = create_phi_node (tok, join);
-  add_phi_arg (phi, t, hit_out, UNKNOWN_LOCATION);
-  add_phi_arg (phi, miss_tok, single_succ_edge (cb), UNKNOWN_LOCATION);
+  gphi *phi = create_phi_node (tok, g.join);
+  add_phi_arg (phi, t, g.other_out, UNKNOWN_LOCATION);
+  add_phi_arg (phi, miss_tok, g.stmt_out, UNKNOWN_LOCATION);
 }
 
 /* The store of the callee slot before CALL's inlined body, when nothing
@@ -362,40 +342,19 @@ add_to (gimple_stmt_iterator *gsi, tree ptr, HOST_WIDE_INT off, tree d)
 }
 
 #if defined(__x86_64__)
-/* Around SLOW, a statement alone in its block once split: a test of
-   __pp_metric_fast, SLOW when 0 (unlikely), else a new block, returned,
-   whose edge joins SLOW's successor (*JOIN_EDGE; *SLOW_EDGE: SLOW's).  */
-static basic_block
-fast_arm (gimple *slow, edge *join_edge, edge *slow_edge)
+/* Around SLOW: `if (__pp_metric_fast == 0) SLOW` (unlikely), the fast
+   arm in the guard's other block, returned (cfg-guard.cc).  */
+static ppgcc_guard
+fast_arm (gimple *slow)
 {
-  basic_block bb = gimple_bb (slow);
-  gimple_stmt_iterator gsi = gsi_for_stmt (slow);
-  gsi_prev (&gsi);
-  edge to_slow = gsi_end_p (gsi) ? split_block_after_labels (bb)
-                                 : split_block (bb, gsi_stmt (gsi));
-  basic_block head = to_slow->src, cb = to_slow->dest;
-  basic_block join = split_block (cb, slow)->dest;
-
-  gsi = gsi_last_bb (head);
+  ppgcc_guard g = ppgcc_guard_split (slow);
+  gimple_stmt_iterator gsi = gsi_last_bb (g.head);
   tree f = make_ssa_name (integer_type_node);
   gsi_insert_after (&gsi, gimple_build_assign (f, ppgcc_metric_fast_var ()),
                     GSI_NEW_STMT);
-  gsi_insert_after (&gsi, gimple_build_cond (EQ_EXPR, f, integer_zero_node,
-                                             NULL_TREE, NULL_TREE),
-                    GSI_NEW_STMT);
-  to_slow->flags &= ~EDGE_FALLTHRU;
-  to_slow->flags |= EDGE_TRUE_VALUE;
-  to_slow->probability = profile_probability::very_unlikely ();
-  basic_block fast = create_empty_bb (head);
-  if (current_loops)
-    add_bb_to_loop (fast, head->loop_father);
-  edge e = make_edge (head, fast, EDGE_FALSE_VALUE);
-  e->probability = to_slow->probability.invert ();
-  fast->count = head->count.apply_probability (e->probability);
-  cb->count = head->count.apply_probability (to_slow->probability);
-  *join_edge = make_single_succ_edge (fast, join, EDGE_FALLTHRU);
-  *slow_edge = single_succ_edge (cb);
-  return fast;
+  ppgcc_guard_branch (g, EQ_EXPR, f, integer_zero_node,
+                      profile_probability::very_unlikely ());
+  return g;
 }
 
 static tree
@@ -438,6 +397,26 @@ read_tsc (gimple_stmt_iterator *gsi, tree *m)
 }
 #endif
 
+/* CALL, a one-metric probe, as `if (__pp_metric_fast == 0) SLOW`, SLOW
+   the preserving call of TRAMPOLINE defining LHS (or nothing); the other
+   arm reads the mark into *M and then the TSC, returned, *GSI after it.
+   *G: the guard, for the caller's PHIs.  */
+static tree
+tsc_arm (gcall *call, const char *trampoline, tree lhs, ppgcc_guard *g,
+         gimple_stmt_iterator *gsi, tree *m)
+{
+  gimple_stmt_iterator cg = gsi_for_stmt (call);
+  gasm *slow = preserving_call (trampoline, call, lhs);
+  if (lhs)
+    SSA_NAME_DEF_STMT (lhs) = slow;
+  gsi_insert_before (&cg, slow, GSI_SAME_STMT);
+  unlink_stmt_vdef (call);
+  gsi_remove (&cg, true);
+  *g = fast_arm (slow);
+  *gsi = gsi_start_bb (g->other);
+  return read_tsc (gsi, m);
+}
+
 /* A one-metric path end, __pp_metric_path1 (acc, tok) (context.cc): on
    x86-64 rt_abi.h's inline form,
      if (__pp_metric_fast)
@@ -455,16 +434,10 @@ lower_metric_path (gcall *call)
   if (TYPE_PRECISION (ptr_type_node) != 64)
     return;
   tree acc = gimple_call_arg (call, 0), tok = gimple_call_arg (call, 1);
-  gimple_stmt_iterator cg = gsi_for_stmt (call);
-  gasm *slow = preserving_call ("__pp_metric_path1_x86", call, NULL_TREE);
-  gsi_insert_before (&cg, slow, GSI_SAME_STMT);
-  unlink_stmt_vdef (call);
-  gsi_remove (&cg, true);
-  edge join_edge, slow_edge;
-  basic_block fast = fast_arm (slow, &join_edge, &slow_edge);
-  gimple_stmt_iterator gsi = gsi_start_bb (fast);
+  ppgcc_guard g;
+  gimple_stmt_iterator gsi;
   tree m;
-  tree now = read_tsc (&gsi, &m);
+  tree now = tsc_arm (call, "__pp_metric_path1_x86", NULL_TREE, &g, &gsi, &m);
   tree d = emit (&gsi, ppgcc_u64_type (), MINUS_EXPR, now, m);
   add_to (&gsi, acc, 0, d);
   add_to (&gsi, tok, 8 * PP_CCT_EXCL (0), d);
@@ -492,23 +465,17 @@ lower_metric_enter (gcall *call)
       || TREE_CODE (saved) != SSA_NAME)
     return;
   tree slow_saved = make_ssa_name (TREE_TYPE (saved));
-  gimple_stmt_iterator cg = gsi_for_stmt (call);
-  gasm *slow = preserving_call ("__pp_metric_enter1_x86", call, slow_saved);
-  SSA_NAME_DEF_STMT (slow_saved) = slow;
-  gsi_insert_before (&cg, slow, GSI_SAME_STMT);
-  unlink_stmt_vdef (call);
-  gsi_remove (&cg, true);
-  edge join_edge, slow_edge;
-  basic_block fast = fast_arm (slow, &join_edge, &slow_edge);
-  gimple_stmt_iterator gsi = gsi_start_bb (fast);
+  ppgcc_guard g;
+  gimple_stmt_iterator gsi;
   tree m;
-  tree now = read_tsc (&gsi, &m);
+  tree now = tsc_arm (call, "__pp_metric_enter1_x86", slow_saved, &g, &gsi,
+                      &m);
   tree fast_saved = emit (&gsi, ppgcc_u64_type (), MINUS_EXPR, now, m);
   gsi_insert_after (&gsi, gimple_build_assign (metric_mark (), now),
                     GSI_NEW_STMT);
-  gphi *phi = create_phi_node (saved, join_edge->dest);
-  add_phi_arg (phi, fast_saved, join_edge, UNKNOWN_LOCATION);
-  add_phi_arg (phi, slow_saved, slow_edge, UNKNOWN_LOCATION);
+  gphi *phi = create_phi_node (saved, g.join);
+  add_phi_arg (phi, fast_saved, g.other_out, UNKNOWN_LOCATION);
+  add_phi_arg (phi, slow_saved, g.stmt_out, UNKNOWN_LOCATION);
 #else
   (void) call;
 #endif
@@ -529,16 +496,10 @@ lower_metric_exit (gcall *call)
   if (TYPE_PRECISION (ptr_type_node) != 64)
     return;
   tree tok = gimple_call_arg (call, 0), saved = gimple_call_arg (call, 1);
-  gimple_stmt_iterator cg = gsi_for_stmt (call);
-  gasm *slow = preserving_call ("__pp_metric_exit1_x86", call, NULL_TREE);
-  gsi_insert_before (&cg, slow, GSI_SAME_STMT);
-  unlink_stmt_vdef (call);
-  gsi_remove (&cg, true);
-  edge join_edge, slow_edge;
-  basic_block fast = fast_arm (slow, &join_edge, &slow_edge);
-  gimple_stmt_iterator gsi = gsi_start_bb (fast);
+  ppgcc_guard g;
+  gimple_stmt_iterator gsi;
   tree m;
-  tree now = read_tsc (&gsi, &m);
+  tree now = tsc_arm (call, "__pp_metric_exit1_x86", NULL_TREE, &g, &gsi, &m);
   tree u64 = ppgcc_u64_type ();
   add_to (&gsi, tok, 8 * PP_CCT_EXCL (0), emit (&gsi, u64, MINUS_EXPR, now, m));
   gsi_insert_after (&gsi, gimple_build_assign (metric_mark (),

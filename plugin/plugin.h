@@ -140,6 +140,20 @@ tree ppgcc_enter_leaf_marker_decl ();
 gasm *ppgcc_entry_marker (tree token, tree desc, tree ret, tree slot);
 bool ppgcc_entry_marker_p (const gimple *stmt);
 tree ppgcc_slot_var ();
+/* cfg-guard.cc: STMT alone in a block behind a test.  ppgcc_guard_split
+   splits before and after it (HEAD, STMT_BB, JOIN); the caller appends
+   what its test computes to HEAD, then ppgcc_guard_branch ends HEAD with
+   `if (A CODE B)`: true to STMT with probability P, false to OTHER, a new
+   empty block; OTHER_OUT and STMT_OUT are the edges into JOIN.  */
+struct ppgcc_guard
+{
+  basic_block head, stmt_bb, other, join;
+  edge to_stmt, stmt_out, other_out;
+};
+ppgcc_guard ppgcc_guard_split (gimple *stmt);
+void ppgcc_guard_branch (ppgcc_guard &g, tree_code code, tree a, tree b,
+                         profile_probability p);
+
 /* The metric path end's decls (context.cc, lowered in context-lower.cc):
    __pp_metric_path, its one-metric placeholder __pp_metric_path1, and the
    runtime's __pp_metric_mark and __pp_metric_fast (rt_abi.h).  */

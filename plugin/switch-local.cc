@@ -19,7 +19,7 @@
       copy (it keeps one body, =check, or is not instrumented) tests the
       flag at each of its calls of g instead, as g's dispatch would have
       at g's entry:
-        if (__pp_on_entry != 0) lhs = g.pp_on (args); else lhs = g (args);
+        if (__pp_on_entry == 0) lhs = g (args); else lhs = g.pp_on (args);
       and g inlines into the plain arm.  With the test left in g, lua's
       index2value (called from the public lua_* functions, which are
       =check) stayed out of line: profiling off cost lua 15% more
@@ -135,39 +135,20 @@ splittable_call_p (cgraph_edge *e)
 }
 
 /* CALL of G, in FUN, a caller without a copy, as
-     tmp = FLAG; if (tmp != 0) lhs = ON (args); else lhs = G (args);
+     tmp = FLAG; if (tmp == 0) lhs = G (args); else lhs = ON (args);
    (before SSA: both arms write the same lhs).  The caller's call graph
    edges are rebuilt after.  */
 void
 dispatch_at_call (function *fun, gcall *call, cgraph_node *on, tree flag)
 {
   push_cfun (fun);
-  basic_block bb = gimple_bb (call);
-  gimple_stmt_iterator gsi = gsi_for_stmt (call);
-  gsi_prev (&gsi);
-  edge to_plain = gsi_end_p (gsi) ? split_block_after_labels (bb)
-                                  : split_block (bb, gsi_stmt (gsi));
-  basic_block head = to_plain->src, cb = to_plain->dest;
-  basic_block join = gsi_stmt (gsi_last_bb (cb)) == call
-                         ? split_edge (single_succ_edge (cb))
-                         : split_block (cb, call)->dest;
+  ppgcc_guard g = ppgcc_guard_split (call);
   tree tmp = create_tmp_reg (TREE_TYPE (flag), "pp_on");
-  gsi = gsi_last_bb (head);
+  gimple_stmt_iterator gsi = gsi_last_bb (g.head);
   gsi_insert_after (&gsi, gimple_build_assign (tmp, flag), GSI_NEW_STMT);
-  gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, tmp,
-                                             build_zero_cst (TREE_TYPE (tmp)),
-                                             NULL_TREE, NULL_TREE),
-                    GSI_NEW_STMT);
-  to_plain->flags &= ~EDGE_FALLTHRU;
-  to_plain->flags |= EDGE_FALSE_VALUE;
-  to_plain->probability = profile_probability::likely ();
-  basic_block onb = create_empty_bb (head);
-  if (current_loops)
-    add_bb_to_loop (onb, head->loop_father);
-  edge to_on = make_edge (head, onb, EDGE_TRUE_VALUE);
-  to_on->probability = to_plain->probability.invert ();
-  onb->count = head->count.apply_probability (to_on->probability);
-  cb->count = head->count.apply_probability (to_plain->probability);
+  ppgcc_guard_branch (g, EQ_EXPR, tmp, build_zero_cst (TREE_TYPE (tmp)),
+                      profile_probability::likely ());
+  basic_block onb = g.other, join = g.join;
   gcall *copy = as_a<gcall *> (gimple_copy (call));
   gimple_call_set_fndecl (copy, on->decl);
   /* The gimplifier's temporaries are SSA names already: one definition
@@ -185,7 +166,6 @@ dispatch_at_call (function *fun, gcall *call, cgraph_node *on, tree flag)
     }
   gsi = gsi_start_bb (onb);
   gsi_insert_after (&gsi, copy, GSI_NEW_STMT);
-  make_single_succ_edge (onb, join, EDGE_FALLTHRU);
   free_dominance_info (CDI_DOMINATORS);
   pop_cfun ();
 }
