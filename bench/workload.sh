@@ -7,15 +7,15 @@ workload_sizes() { # 1: quick
   # Workload sizes: ref inputs take about 1-2 s at -O2; callgrind runs a
   # smaller ref input; training runs different inputs (see workload()).
   if [ "$1" = 1 ]; then
-    MB_bzip2=4 MB_gzip=2 MB_zstd=4 LUA_SCALE=6 SQL_ROWS=25000 RE_LINES=15000
+    MB_bzip2=4 MB_gzip=2 MB_zstd=4 MB_xz=1 LUA_SCALE=6 SQL_ROWS=25000 RE_LINES=15000
   else
-    MB_bzip2=20 MB_gzip=10 MB_zstd=20 LUA_SCALE=25 SQL_ROWS=80000 RE_LINES=60000
+    MB_bzip2=20 MB_gzip=10 MB_zstd=20 MB_xz=3 LUA_SCALE=25 SQL_ROWS=80000 RE_LINES=60000
   fi
   CG_MB=1 CG_LUA_SCALE=1 CG_SQL_ROWS=4000 TRAIN_LUA_SCALE=1 TRAIN_SQL_ROWS=20000 CG_RE_LINES=4000
 }
 
 bin_of() { # program dir
-  case $1 in lua) echo "$2/src/lua" ;; zstd) echo "$2/programs/zstd" ;; pcre2) echo "$2/pcre2grep" ;; *) echo "$2/$1" ;; esac
+  case $1 in lua) echo "$2/src/lua" ;; xz) echo "$2/src/xz/xz" ;; zstd) echo "$2/programs/zstd" ;; pcre2) echo "$2/pcre2grep" ;; *) echo "$2/$1" ;; esac
 }
 
 # RUN prefixes every program invocation: empty, or callgrind_run.
@@ -35,6 +35,8 @@ workload() {
     gzip:*) compress_rt "$b" 9 "$i/$p.$k" "$out" -n ;;
     zstd:train) compress_rt "$b" 3 "$i/$p.train" "$out.1" -q --single-thread && compress_rt "$b" 12 "$i/$p.train" "$out" -q --single-thread ;;
     zstd:*) compress_rt "$b" 12 "$i/$p.$k" "$out" -q --single-thread ;;
+    xz:train) compress_rt "$b" 1 "$i/$p.train" "$out.1" -q -T1 && compress_rt "$b" 6 "$i/$p.train" "$out" -q -T1 ;;
+    xz:*) compress_rt "$b" 6 "$i/$p.$k" "$out" -q -T1 ;;
     lua:*)
       local s scale
       case $k in train) scale=$TRAIN_LUA_SCALE ;; ref) scale=$LUA_SCALE ;; cg) scale=$CG_LUA_SCALE ;; esac
