@@ -35,6 +35,9 @@
 
 /* desc -> its leaf's flat counters (ppgcc_note_inlined_counts).  */
 static hash_map<tree, tree> *inlined_counts;
+/* The descs of those whose inlined bodies count no calls
+   (PP_FN_FLAT_CALLS_FROM_PATHS).  */
+static hash_set<tree> *flat_without_calls;
 
 bool
 ppgcc_has_inlined_counts (tree desc)
@@ -43,11 +46,17 @@ ppgcc_has_inlined_counts (tree desc)
 }
 
 void
-ppgcc_note_inlined_counts (tree desc, tree counts)
+ppgcc_note_inlined_counts (tree desc, tree counts, bool no_calls)
 {
   if (!inlined_counts)
     inlined_counts = new hash_map<tree, tree>;
   inlined_counts->put (desc, counts);
+  if (no_calls)
+    {
+      if (!flat_without_calls)
+        flat_without_calls = new hash_set<tree>;
+      flat_without_calls->add (desc);
+    }
 }
 
 static tree
@@ -105,18 +114,27 @@ increment (gimple_stmt_iterator *gsi, tree ptr, HOST_WIDE_INT off)
                     GSI_NEW_STMT);
 }
 
+/* The scope the inliner made for the call whose inlined body STMT is in
+   (the innermost, when bodies are inlined into inlined bodies), whose
+   origin is the inlined function; NULL_TREE in the function's own body.  */
+static tree
+inlined_instance (const gimple *stmt)
+{
+  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
+       b = BLOCK_SUPERCONTEXT (b))
+    if (BLOCK_ABSTRACT_ORIGIN (b)
+        && TREE_CODE (BLOCK_ABSTRACT_ORIGIN (b)) == FUNCTION_DECL)
+      return b;
+  return NULL_TREE;
+}
+
 /* Whether STMT comes from a body inlined into this function: its scope
    is inside the scope the inliner made for the call, whose origin is the
    inlined function.  */
 bool
 ppgcc_inlined_copy_p (const gimple *stmt)
 {
-  for (tree b = gimple_block (stmt); b && TREE_CODE (b) == BLOCK;
-       b = BLOCK_SUPERCONTEXT (b))
-    if (BLOCK_ABSTRACT_ORIGIN (b)
-        && TREE_CODE (BLOCK_ABSTRACT_ORIGIN (b)) == FUNCTION_DECL)
-      return true;
-  return false;
+  return inlined_instance (stmt) != NULL_TREE;
 }
 
 #if defined(__x86_64__)
@@ -284,9 +302,10 @@ remove_slot_store (gcall *call)
 }
 
 /* CALL, in a leaf's body inlined here, counted flat in COUNTS (its
-   NUM_PATHS counters, then its calls): tok = &COUNTS, COUNTS[n]++.  */
+   NUM_PATHS counters, then its calls): tok = &COUNTS, COUNTS[n]++ unless
+   NO_CALLS (the runtime sums the paths instead).  */
 static void
-lower_flat (gcall *call, tree counts, uint64_t num_paths)
+lower_flat (gcall *call, tree counts, uint64_t num_paths, bool no_calls)
 {
   remove_slot_store (call);
   tree tok = gimple_call_lhs (call);
@@ -297,7 +316,8 @@ lower_flat (gcall *call, tree counts, uint64_t num_paths)
   gimple *def = gimple_build_assign (tok, base);
   gsi_insert_before (&gsi, def, GSI_SAME_STMT);
   gsi_prev (&gsi);
-  increment (&gsi, build_fold_addr_expr (counts), 8 * num_paths);
+  if (!no_calls)
+    increment (&gsi, build_fold_addr_expr (counts), 8 * num_paths);
   gimple_stmt_iterator cg = gsi_for_stmt (call);
   unlink_stmt_vdef (call);
   gsi_remove (&cg, true);
@@ -511,6 +531,20 @@ lower_metric_exit (gcall *call)
 #endif
 }
 
+/* The flat counters CALL, an entry, is lowered to: a leaf's marker in a
+   body inlined here, of a leaf given them (a function with calls left
+   has slots); else NULL_TREE.  */
+static tree
+flat_counts (gcall *c)
+{
+  tree d = gimple_call_arg (c, 0);
+  if (gimple_call_num_args (c) != 1 || !inlined_counts
+      || TREE_CODE (d) != ADDR_EXPR || !ppgcc_inlined_copy_p (c))
+    return NULL_TREE;
+  tree *counts = inlined_counts->get (TREE_OPERAND (d, 0));
+  return counts ? *counts : NULL_TREE;
+}
+
 static unsigned int
 lower_entries (function *fun)
 {
@@ -544,6 +578,51 @@ lower_entries (function *fun)
   if (calls.is_empty () && metric_ends.is_empty ()
       && metric_entries.is_empty () && metric_exits.is_empty ())
     return 0;
+  /* The leaves' bodies inlined here that count flat, by the scope the
+     inliner made for each: with a metric, their readings go (context.cc,
+     ppgcc_context_entry): no path end is measured, the entry's saved
+     share is 0, and their time stays in the enclosing path.  */
+  hash_set<tree> flat_scopes;
+  for (gcall *c : calls)
+    if (tree counts = flat_counts (c))
+      {
+        (void) counts;
+        flat_scopes.add (inlined_instance (c));
+      }
+  if (!flat_scopes.is_empty ())
+    {
+      unsigned i = 0;
+      while (i < metric_ends.length ())
+        if (flat_scopes.contains (inlined_instance (metric_ends[i])))
+          {
+            gimple_stmt_iterator g = gsi_for_stmt (metric_ends[i]);
+            unlink_stmt_vdef (metric_ends[i]);
+            gsi_remove (&g, true);
+            metric_ends.unordered_remove (i);
+          }
+        else
+          i++;
+      i = 0;
+      while (i < metric_entries.length ())
+        if (flat_scopes.contains (inlined_instance (metric_entries[i])))
+          {
+            gcall *mc = metric_entries[i];
+            gimple_stmt_iterator g = gsi_for_stmt (mc);
+            tree saved = gimple_call_lhs (mc);
+            unlink_stmt_vdef (mc);
+            if (saved)
+              {
+                gimple *zero = gimple_build_assign (
+                    saved, build_int_cst (TREE_TYPE (saved), 0));
+                gsi_replace (&g, zero, false);
+              }
+            else
+              gsi_remove (&g, true);
+            metric_entries.unordered_remove (i);
+          }
+        else
+          i++;
+    }
   for (gcall *c : metric_exits)
     lower_metric_exit (c);
   for (gcall *c : metric_ends)
@@ -561,18 +640,14 @@ lower_entries (function *fun)
           gimple_call_set_lhs (c, make_ssa_name (ptr_u64 (), c));
           update_stmt (c);
         }
-      tree d = gimple_call_arg (c, 0);
-      tree *counts = NULL;
-      /* Only a leaf's marker: a function with calls left has slots.  */
-      if (gimple_call_num_args (c) == 1 && ppgcc_inlined_copy_p (c)
-          && inlined_counts && TREE_CODE (d) == ADDR_EXPR)
-        counts = inlined_counts->get (TREE_OPERAND (d, 0));
-      if (counts)
+      if (tree counts = flat_counts (c))
         {
-          tree type = TREE_TYPE (*counts);
+          tree type = TREE_TYPE (counts);
           uint64_t n = tree_to_uhwi (array_type_nelts (type)) + 1;
+          tree d = TREE_OPERAND (gimple_call_arg (c, 0), 0);
           /* NUM_PATHS counters, their calls, then the runtime's copy.  */
-          lower_flat (c, *counts, (n - 2) / 2);
+          lower_flat (c, counts, (n - 2) / 2,
+                      flat_without_calls && flat_without_calls->contains (d));
         }
       else
         expand_check (c);

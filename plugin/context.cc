@@ -511,7 +511,8 @@ ppgcc_give_inlined_counts (ppgcc_fn &fn)
   fn.inlined = ppgcc_new_metrics (2 * (fn.num_paths + 1));
   /* Nothing refers to it until the descriptor is made: kept.  */
   varpool_node::get (fn.inlined)->force_output = true;
-  ppgcc_note_inlined_counts (fn.desc, fn.inlined);
+  ppgcc_note_inlined_counts (fn.desc, fn.inlined,
+                             (fn.flags & PP_FN_FLAT_CALLS_FROM_PATHS) != 0);
 }
 
 void
@@ -561,20 +562,36 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
         fn.num_sites = store_slots (fun, fn);
       /* A function whose every call may be inlined early has flat
          counters too, for when it is a leaf by then (context-leaf.cc).
-         Not with metrics: a leaf inlined elsewhere keeps its contexts
-         and its readings (its metric per context is what the mode is
-         for; flat, lua's json run took 7% fewer instructions, and work10's
-         spin lost its contexts' cycles at -O2).  */
-      if ((fn.leaf || may_become_leaf_p (fun))
-          && !(fn.flags & (PP_FN_HASHED | PP_FN_HPT))
-          && !ppgcc_opts.nmetrics)
-        ppgcc_give_inlined_counts (fn);
+         With a metric, only a leaf without loops: its inlined bodies
+         count flat and take no readings, their time is their caller's
+         path's, as a sampler sees an inlined body.  Two time-stamp reads
+         cost more than such a body (zstd's MEM_read32, inlined 55 M
+         times in a 1 MB compression, is one load), and its figure was
+         mostly theirs.  A leaf with a loop keeps its contexts and its
+         readings (work10's spin: its cycles per context are what the
+         mode is for).  */
+      bool flat_ok = !(fn.flags & (PP_FN_HASHED | PP_FN_HPT));
+      bool flat = ppgcc_opts.nmetrics
+                      ? fn.leaf && fn.one_path_per_call
+                      : fn.leaf || may_become_leaf_p (fun);
+      if (flat_ok && flat)
+        {
+          /* A leaf's calls are then its paths' sum: one counter less in
+             every inlined body.  */
+          if (fn.leaf && fn.one_path_per_call)
+            fn.flags |= PP_FN_FLAT_CALLS_FROM_PATHS;
+          ppgcc_give_inlined_counts (fn);
+        }
       if (metric_slots)
         {
           /* saved = now - mark; mark = now (context-lower.cc).  */
           fn.metric_saved = create_tmp_reg (ppgcc_u64_type (), "pp_msaved");
-          gimple_seq_add_stmt (&seq, metric_marker (0, fn.metric_saved,
-                                                    NULL_TREE, NULL_TREE));
+          gasm *m0 = metric_marker (0, fn.metric_saved, NULL_TREE,
+                                    NULL_TREE);
+          /* In the outermost scope as the entry marker: the lowering
+             finds an inlined body's markers by the scope of its copy.  */
+          gimple_set_block (m0, DECL_INITIAL (fun->decl));
+          gimple_seq_add_stmt (&seq, m0);
         }
     }
   else
@@ -637,7 +654,11 @@ ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn)
   /* One metric: the inline form once lowered (rt_abi.h), which needs the
      token for the record's exclusive total.  */
   if (fn.nmetrics == 1)
-    gimple_seq_add_stmt (seq, metric_marker (1, NULL_TREE, acc, fn.token));
+    {
+      gasm *m1 = metric_marker (1, NULL_TREE, acc, fn.token);
+      gimple_set_block (m1, DECL_INITIAL (fn.decl));
+      gimple_seq_add_stmt (seq, m1);
+    }
   else
     gimple_seq_add_stmt (seq,
                          gimple_build_call (ppgcc_metric_path_decl (), 2, acc,

@@ -231,6 +231,10 @@ ppgcc_instrument_function (function *fun)
   /* -fprofile-paths=cct and metrics (context.cc); never with switching
      (refused in plugin_init).  */
   bool contexts = (ppgcc_opts.cct || ppgcc_opts.nmetrics) && !fn.no_context;
+  fn.one_path_per_call = !n->num_cuts;
+  for (int v = 0; v < n->num_nodes; v++)
+    if (n->node_entry_edge[v] >= 0)
+      fn.one_path_per_call = false;
   if (contexts)
     ppgcc_context_entry (fun, fn);
   tree regs[2] = { NULL_TREE, NULL_TREE };

@@ -133,6 +133,9 @@ struct ppgcc_fn
      (else NULL_TREE: `counters`), and the metrics' accumulators.  */
   tree token = NULL_TREE, count_base = NULL_TREE, metric_base = NULL_TREE;
   bool leaf = false;             /* calls nothing: no slots, no exit */
+  /* Every path starts at the entry (no loop, no restart): a call runs
+     exactly one path, so its calls are the sum of its path counts.  */
+  bool one_path_per_call = false;
   /* With cct or metrics: counted flat, without a context of its own (see
      ppgcc_context_free_p).  */
   bool no_context = false;

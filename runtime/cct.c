@@ -998,7 +998,7 @@ inlined_counts (int take)
         uint64_t *a = PP_FN_EXT (fn, inlined);
         if (!a || !(fn->flags & PP_FN_CCT))
           continue;
-        uint64_t n = fn->num_paths + 1, *seen = a + n;
+        uint64_t n = fn->num_paths + 1, *seen = a + n, paths = 0;
         struct cct_rec *r = NULL;
         for (uint64_t k = 0; k < n; k++)
           {
@@ -1006,6 +1006,11 @@ inlined_counts (int take)
                                                memory_order_relaxed);
             uint64_t d = v - seen[k];
             seen[k] = v;
+            /* Bodies without loops count no calls: one path per call.  */
+            if (k < fn->num_paths)
+              paths += d;
+            else if (fn->flags & PP_FN_FLAT_CALLS_FROM_PATHS)
+              d = paths;
             if (!d || !take)
               continue;
             if (!r)

@@ -334,7 +334,7 @@ fn_add (void *ctx)
   f->meta[meta_len] = '\0';
   f->meta_len = meta_len;
   f->checksum = d->cfg_checksum;
-  f->flags = d->flags;
+  f->flags = d->flags & ~PP_FN_FLAT_CALLS_FROM_PATHS;
   f->num_paths = d->num_paths;
   return b->p.nfns++;
 }

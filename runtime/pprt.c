@@ -540,7 +540,7 @@ snapshot (struct __pp_unit *u, ppd_profile *p, uint64_t **trained_block)
       fn->meta = (char *) (meta ? meta : "");
       fn->meta_len = meta ? d->meta_len : 0;
       fn->checksum = d->cfg_checksum;
-      fn->flags = d->flags;
+      fn->flags = d->flags & ~PP_FN_FLAT_CALLS_FROM_PATHS;
       fn->num_paths = d->num_paths;
       if (collect_counts (d, fn) < 0)
         return -1;

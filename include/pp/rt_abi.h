@@ -47,6 +47,12 @@ extern "C" {
                               with one path, counted by readers from its
                               callers' paths (its metadata's `caller`
                               lines, include/pp/ppd_derive.h) */
+#define PP_FN_FLAT_CALLS_FROM_PATHS 512u
+                           /* only in descriptors, with ext->inlined: the
+                              function has no loop, each call runs one
+                              path, and its inlined bodies count no calls
+                              word; the runtime takes the sum of their path
+                              counts as their calls.  Never in files. */
 
 /* What only some functions have (PPP, a training profile, the hash
    table's inline first probe): out of the descriptor, which every
@@ -83,7 +89,9 @@ struct __pp_fn_ext
   uint64_t *hash_keys;
   uint64_t *hash_counts;
   /* PP_FN_CCT without metrics, a function that calls nothing, in array
-     mode: where its bodies that GCC inlined into other functions count,
+     mode (also with one metric, for a leaf without loops: its time is
+     then its caller's): where its bodies that GCC inlined into other
+     functions count,
      without a context of their own (plugin/context-lower.cc): NUM_PATHS
      path counters, then the calls, then as many words of the runtime's
      (what it has taken of each already); the runtime adds what is new
