@@ -169,6 +169,8 @@ parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
     cl->superblock = 0;
   else if (!strcmp (a, "-fpath-context-clone"))
     cl->context_clone = 1;
+  else if (!strcmp (a, "-fpath-context-clone=all"))
+    cl->context_clone = 2;
   else if (!strcmp (a, "-fno-path-context-clone"))
     cl->context_clone = 0;
   else if ((v = value_of (a, "-fpath-superblock-growth")))
@@ -474,7 +476,9 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
         args[n++] = xstrdup (cl->superblock ? "-fplugin-arg-ppgcc-superblock=1"
                                             : "-fplugin-arg-ppgcc-superblock=0");
       if (cl->context_clone >= 0)
-        args[n++] = xstrdup (cl->context_clone
+        args[n++] = xstrdup (cl->context_clone == 2
+                                 ? "-fplugin-arg-ppgcc-context-clone=2"
+                             : cl->context_clone
                                  ? "-fplugin-arg-ppgcc-context-clone=1"
                                  : "-fplugin-arg-ppgcc-context-clone=0");
       if (cl->superblock_growth)

@@ -152,12 +152,13 @@ ppgcc_context_clones (function *fun, const char *name, const ppgcc_cfg &cfg,
   for (const ppgcc_context &c : ctx)
     {
       ppgcc_counts cc;
-      if (chosen.size () < max_copies && c.executions > cold
-          && ppgcc_cfg_counts (cfg, n, c.ids, c.counts, cc)
-          && diverges (cfg, cc, avg))
+      if (ppgcc_opts.context_clone_all
+          || (chosen.size () < max_copies && c.executions > cold
+              && ppgcc_cfg_counts (cfg, n, c.ids, c.counts, cc)
+              && diverges (cfg, cc, avg)))
         chosen.push_back (&c);
     }
-  if (chosen.size () == ctx.size ())
+  if (chosen.size () == ctx.size () && !ppgcc_opts.context_clone_all)
     chosen.pop_back ();
   std::map<pp_pathid, uint64_t> rest;
   for (size_t k = 0; k < ids.size (); k++)
