@@ -168,6 +168,7 @@ ppgcc_contexts_by_caller (const char *name, const char *file,
                           uint32_t checksum, uint64_t num_paths)
 {
   load (ppgcc_profile_path ());
+  const char *unit = main_input_filename ? main_input_filename : "";
   std::map<std::string, std::map<pp_pathid, uint64_t> > by_caller;
   for (auto &pf : files)
     {
@@ -183,6 +184,11 @@ ppgcc_contexts_by_caller (const char *name, const char *file,
           uint32_t pfn = p->nodes[nd.parent].fn;
           if (pfn == PPC_NO_FN || !strcmp (p->fns[pfn].name, name))
             continue; /* under the root (an inlined leaf), or recursive */
+          /* A caller of another unit: its calls are not this unit's to
+             move; its context stays in the function's own counts.  */
+          if (p->fns[pfn].source
+              && ppgcc_common_tail (p->fns[pfn].source, unit) == 0)
+            continue;
           auto &paths = by_caller[p->fns[pfn].name];
           for (uint64_t j = 0; j < nd.npaths; j++)
             if (nd.paths[j].id < num_paths)

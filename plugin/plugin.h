@@ -82,9 +82,9 @@ const std::string &ppgcc_profile_path ();
 /* context-profile.cc: the .ppc context profiles beside the path profile
    read (PPD_PATH).  A cct build's .ppd counts nothing: PROFILE's records
    without counts get the sum of their contexts'.  And the contexts of
-   function NAME (of FILE, CFG CHECKSUM, NUM_PATHS paths) by caller: the
-   paths of every context whose parent is a context of the caller,
-   summed; the most executed caller first.  */
+   function NAME (of FILE, CFG CHECKSUM, NUM_PATHS paths) by caller, for
+   the callers of this unit: the paths of every context whose parent is
+   a context of the caller, summed; the most executed caller first.  */
 void ppgcc_context_fill (const std::string &ppd_path, ppd_profile *profile);
 struct ppgcc_context
 {
