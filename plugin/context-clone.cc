@@ -137,7 +137,9 @@ ppgcc_context_clones (function *fun, const char *name, const ppgcc_cfg &cfg,
   std::vector<ppgcc_context> ctx
       = ppgcc_contexts_by_caller (name, ppgcc_function_file (fun),
                      ppgcc_cfg_checksum (cfg), n->num_paths);
-  if (ctx.size () < 2 || !ppgcc_forwardable_p (fun)
+  /* One caller: its context is the function's own, but for the tests.  */
+  if (ctx.size () < 2 - ppgcc_opts.context_clone_all
+      || !ppgcc_forwardable_p (fun)
       || estimate_num_insns_fn (fun->decl, &eni_size_weights)
              > max_copy_insns)
     return;
