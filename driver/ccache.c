@@ -116,10 +116,37 @@ matches (const candidates *c, const char *name)
   return 0;
 }
 
+/* A context profile: the plugin reads every .ppc in the directory of the
+   profile it uses and in the -fuse-path-profile directory
+   (plugin/context-profile.cc).  */
+static int
+is_context_profile (const char *name)
+{
+  size_t len = strlen (name);
+  return len > 4 && !strcmp (name + len - 4, ".ppc");
+}
+
+/* The context profiles in DIR (not below it).  */
+static void
+add_context_profiles (candidates *c, const char *dir)
+{
+  DIR *d = opendir (dir);
+  struct dirent *e;
+  while (d && (e = readdir (d)))
+    if (is_context_profile (e->d_name))
+      {
+        char *path = concat (dir, "/", e->d_name, NULL);
+        add_file (c, path);
+        free (path);
+      }
+  if (d)
+    closedir (d);
+}
+
 /* Every file below DIR that could be one of C's profiles: the plugin's
    search for a profile under a -fuse-path-profile directory goes by the
    file name (plugin/profile-use.cc), so this is a superset of what it
-   may read.  */
+   may read, context profiles included.  */
 static void
 add_matching_below (candidates *c, const char *dir, int depth)
 {
@@ -137,7 +164,9 @@ add_matching_below (candidates *c, const char *dir, int depth)
         {
           if (S_ISDIR (st.st_mode))
             add_matching_below (c, path, depth + 1);
-          else if (S_ISREG (st.st_mode) && matches (c, e->d_name))
+          else if (S_ISREG (st.st_mode)
+                   && (matches (c, e->d_name)
+                       || is_context_profile (e->d_name)))
             add_file (c, path);
         }
       free (path);
@@ -201,6 +230,13 @@ add_profiles (candidates *c, const ppgcc_cmdline *cl)
       && !S_ISDIR (st.st_mode))
     {
       add_file (c, cl->use_path);
+      /* The context profiles beside that file.  */
+      char *dir = xstrdup (cl->use_path);
+      char *slash = strrchr (dir, '/');
+      if (slash)
+        *slash = '\0';
+      add_context_profiles (c, slash ? dir : ".");
+      free (dir);
       return;
     }
   if (cl->use_path && *cl->use_path)
@@ -213,6 +249,7 @@ add_profiles (candidates *c, const ppgcc_cmdline *cl)
     *slash = '\0';
   else
     strcpy (out_dir, ".");
+  add_context_profiles (c, out_dir);
   for (int i = 0; i < c->nbase; i++)
     {
       char *here = concat (out_dir, "/", c->base[i], NULL);

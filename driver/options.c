@@ -167,6 +167,12 @@ parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
     cl->superblock = 1;
   else if (!strcmp (a, "-fno-path-superblock"))
     cl->superblock = 0;
+  else if (!strcmp (a, "-fpath-context-clone"))
+    cl->context_clone = 1;
+  else if (!strcmp (a, "-fpath-context-clone=all"))
+    cl->context_clone = 2;
+  else if (!strcmp (a, "-fno-path-context-clone"))
+    cl->context_clone = 0;
   else if ((v = value_of (a, "-fpath-superblock-growth")))
     cl->superblock_growth = v;
   else if ((v = value_of (a, "-fpath-superblock-hot")))
@@ -194,6 +200,7 @@ clear_own (ppgcc_cmdline *cl)
   cl->use_path = NULL;
   cl->opt_info = 0;
   cl->superblock = -1;
+  cl->context_clone = -1;
   cl->derive = -1;
   cl->superblock_growth = cl->superblock_hot = NULL;
 }
@@ -241,6 +248,7 @@ ppgcc_parse (int argc, char **argv, const char *flags, ppgcc_cmdline *cl)
 {
   memset (cl, 0, sizeof *cl);
   cl->superblock = -1;
+  cl->context_clone = -1;
   cl->derive = -1;
   cl->pass = XNEWVEC (char *, argc + 1);
   int stops_before_link = 0, inputs = 0, info_only = 0;
@@ -467,6 +475,12 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->superblock >= 0)
         args[n++] = xstrdup (cl->superblock ? "-fplugin-arg-ppgcc-superblock=1"
                                             : "-fplugin-arg-ppgcc-superblock=0");
+      if (cl->context_clone >= 0)
+        args[n++] = xstrdup (cl->context_clone == 2
+                                 ? "-fplugin-arg-ppgcc-context-clone=2"
+                             : cl->context_clone
+                                 ? "-fplugin-arg-ppgcc-context-clone=1"
+                                 : "-fplugin-arg-ppgcc-context-clone=0");
       if (cl->superblock_growth)
         args[n++] = concat ("-fplugin-arg-ppgcc-superblock-growth=",
                             cl->superblock_growth, NULL);
@@ -579,6 +593,8 @@ ppgcc_print_help (FILE *out)
          "path counts\n"
          "  -fpath-superblock[-growth=N|-hot=P]   with it: superblocks along "
          "hot paths\n"
+         "  -fno-path-context-clone          with it: no copies per calling "
+         "context (.ppc)\n"
          "  -fopt-info-paths                 one line per function: "
          "numbering, counting\n"
          "  -fno-profile-paths               cancels -fprofile-paths and "

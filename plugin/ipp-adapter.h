@@ -84,6 +84,11 @@ struct ppgcc_options
   bool superblocks = false;            /* -f[no-]path-superblock */
   unsigned long long superblock_growth = 50; /* -fpath-superblock-growth=N */
   double superblock_hot = 1;           /* -fpath-superblock-hot=P */
+  /* -fuse-path-profile with a context profile: copies of a function per
+     calling context (context-clone.cc).  */
+  bool context_clone = true;           /* -f[no-]path-context-clone */
+  /* =all: every context that ran gets a copy (the differential tests).  */
+  bool context_clone_all = false;
   /* -fprofile-paths-switch=: probes that the profile flag turns off.  */
   enum { SWITCH_NONE, SWITCH_CHECK, SWITCH_ENTRY } switching = SWITCH_NONE;
   /* -fprofile-paths=cct: counts per calling context (PLDI'97 §4).  */

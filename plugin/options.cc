@@ -210,6 +210,11 @@ parse_args (struct plugin_name_args *info)
         ppgcc_opts.derive = !val || strcmp (val, "0") != 0;
       else if (!strcmp (key, "superblock"))
         ppgcc_opts.superblocks = !val || strcmp (val, "0") != 0;
+      else if (!strcmp (key, "context-clone"))
+        {
+          ppgcc_opts.context_clone = !val || strcmp (val, "0") != 0;
+          ppgcc_opts.context_clone_all = val && !strcmp (val, "2");
+        }
       else if (!strcmp (key, "superblock-growth"))
         {
           if (!parse_numeric (key, val, &ppgcc_opts.superblock_growth,

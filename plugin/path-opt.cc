@@ -63,8 +63,9 @@ set_probabilities (const ppgcc_cfg &cfg, const std::vector<int> &outs,
 
 /* Installs the path counts (IDS, COUNTS under numbering N of CFG) as
    GCC's profile of FUN.  */
-static void
-install_counts (function *fun, const ppgcc_cfg &cfg, const pp_numbering *n,
+void
+ppgcc_install_path_counts (function *fun, const ppgcc_cfg &cfg,
+                           const pp_numbering *n,
                 const std::vector<pp_pathid> &ids,
                 const std::vector<uint64_t> &counts)
 {
@@ -185,6 +186,9 @@ ppgcc_use_profile (function *fun)
       std::vector<pp_pathid> ids;
       std::vector<uint64_t> counts;
       ppgcc_executed_paths (p, n, ids, counts);
+      /* The contexts that get copies of their own take their paths
+         along (context-clone.cc).  */
+      ppgcc_context_clones (fun, fname, cfg, n, ids, counts);
       ppgcc_profile_scale_counts (counts);
       ensure_summary ();
       ppgcc_cfg cfg2;
@@ -192,9 +196,9 @@ ppgcc_use_profile (function *fun)
       bool changed = ppgcc_form_superblocks (fun, cfg, n, ids, counts, cfg2,
                                              &n2);
       if (!changed)
-        install_counts (fun, cfg, n, ids, counts);
+        ppgcc_install_path_counts (fun, cfg, n, ids, counts);
       else if (n2)
-        install_counts (fun, cfg2, n2, ids, counts);
+        ppgcc_install_path_counts (fun, cfg2, n2, ids, counts);
       installed_any = true;
       if (n2)
         pp_numbering_free (n2);

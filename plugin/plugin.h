@@ -69,8 +69,45 @@ void ppgcc_spec_paths (const pp_spec *spec, const char *name,
                        uint32_t checksum, const ppgcc_cfg &cfg,
                        const pp_numbering *n, std::vector<pp_pathid> &ids);
 
-/* path-opt.cc: GCC's profile of FUN from the path profile in use.  */
+/* path-opt.cc: GCC's profile of FUN from the path profile in use; the
+   path counts IDS, COUNTS (numbering N of CFG) installed as FUN's.  */
 void ppgcc_use_profile (function *fun);
+void ppgcc_install_path_counts (function *fun, const ppgcc_cfg &cfg,
+                                const pp_numbering *n,
+                                const std::vector<pp_pathid> &ids,
+                                const std::vector<uint64_t> &counts);
+/* profile-use.cc: the path profile file read ("" when none).  */
+const std::string &ppgcc_profile_path ();
+
+/* context-profile.cc: the .ppc context profiles beside the path profile
+   read (PPD_PATH).  A cct build's .ppd counts nothing: PROFILE's records
+   without counts get the sum of their contexts'.  And the contexts of
+   function NAME (of FILE, CFG CHECKSUM, NUM_PATHS paths) by caller, for
+   the callers of this unit: the paths of every context whose parent is
+   a context of the caller, summed; the most executed caller first.  */
+void ppgcc_context_fill (const std::string &ppd_path, ppd_profile *profile);
+struct ppgcc_context
+{
+  std::string caller;
+  std::vector<pp_pathid> ids;
+  std::vector<uint64_t> counts;
+  uint64_t executions = 0;
+};
+std::vector<ppgcc_context> ppgcc_contexts_by_caller (const char *name,
+                                                     const char *file,
+                                                     uint32_t checksum,
+                                                     uint64_t num_paths);
+
+/* context-clone.cc: -fpath-context-clone.  A copy of FUN (NAME, CFG
+   numbered N) per calling context whose branches the context profile
+   shows going otherwise than FUN's average, with that context's counts;
+   IDS and COUNTS keep the other contexts' paths.  The calls are moved to
+   the copies once the unit is lowered (ppgcc_context_redirect).  */
+void ppgcc_context_clones (function *fun, const char *name,
+                           const ppgcc_cfg &cfg, const pp_numbering *n,
+                           std::vector<pp_pathid> &ids,
+                           std::vector<uint64_t> &counts);
+void ppgcc_context_redirect ();
 
 /* superblock.cc: path-based superblock formation along the hot paths of
    IDS/COUNTS (numbering N of CFG).  Returns false when the CFG is left

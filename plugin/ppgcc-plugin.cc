@@ -94,7 +94,11 @@ on_all_ipa_passes_start (void *, void *)
 {
   emit_use_marker ();
   if (ppgcc_opts.mode == PPGCC_MODE_USE)
-    return;
+    {
+      if (!seen_error ())
+        ppgcc_context_redirect ();
+      return;
+    }
   if (ppgcc_opts.ipp != ppgcc_options::IPP_NONE && !seen_error ())
     ppgcc_ipp_instrument_unit ();
   if (!seen_error ())

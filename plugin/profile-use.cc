@@ -31,6 +31,7 @@ namespace {
 
 ppd_profile profile;
 bool profile_tried, have_profile, profile_missing;
+std::string profile_path; /* the file read, when one was */
 pp_spec *spec;
 
 bool
@@ -213,6 +214,8 @@ load ()
       const char *why = "";
       int rc = ties.empty () ? ppd_read_file (path.c_str (), &profile, &why)
                              : 0;
+      if (rc == 0)
+        ppgcc_context_fill (path, &profile); /* a cct build's counts */
       char derive_err[512];
       if (rc == 0 && ppd_derive_counts (&profile, derive_err,
                                         sizeof derive_err) < 0)
@@ -223,7 +226,10 @@ load ()
           why = derive_err;
         }
       if (rc == 0)
-        have_profile = true;
+        {
+          have_profile = true;
+          profile_path = path;
+        }
       else if (rc > 0)
         {
           profile_missing = true;
@@ -434,6 +440,13 @@ ppgcc_profile_scale_counts (std::vector<uint64_t> &counts)
       /* A path that ran stays one that ran.  */
       c = c && !scaled ? 1 : scaled;
     }
+}
+
+const std::string &
+ppgcc_profile_path ()
+{
+  load ();
+  return profile_path;
 }
 
 int
