@@ -8,6 +8,7 @@
      ppprof dot --function F [--svg] [FILES|DIRS]
      ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
      ppprof annotate [--function F [--path ID]] [SOURCES] [FILES|DIRS]
+     ppprof annotate [--function F] [--disasm] FILE.ppc   (sampled)
      ppprof lcov [-o FILE] [--function F] [SOURCES] [FILES|DIRS]
      ppprof html -o DIR [--top N] [--function F] [--metric M]
                 [--min-percent P] [--subtract-probes] [SOURCES] [FILES|DIRS]
@@ -30,6 +31,7 @@
 #include "db.h"
 #include "demangle.h"
 #include "line_counts.h"
+#include "samples.h"
 
 #include "pp/rt_abi.h"
 
@@ -55,6 +57,8 @@ usage (FILE *out)
          "[FILES|DIRS]\n"
          "       ppprof annotate [--function F [--path ID]] [SOURCES] "
          "[FILES|DIRS]\n"
+         "       ppprof annotate|report [--function F] [--disasm] "
+         "FILE.ppc   (sampled: ppprof record)\n"
          "       ppprof lcov [-o FILE] [--function F] [SOURCES] "
          "[FILES|DIRS]\n"
          "       ppprof html -o DIR [--top N] [--function F] [--metric M] "
@@ -153,6 +157,46 @@ input_kind (char **files, int nfiles)
       return -1;
     }
   return ppc > 0;
+}
+
+/* CMD (report, annotate, lcov, dot, residual) on context profiles
+   FILES: a sampled profile's report and annotate (sample_views.c); for
+   the rest, and an instrumented build's context profile, one line on
+   what to run instead.  */
+static int
+sampled_command (const char *cmd, char **files, int nfiles, const char *only,
+                 long top, int disasm, int json)
+{
+  pp_context c;
+  if (pp_context_load (&c, files, nfiles, 0) < 0)
+    return 2;
+  int sampled = pp_context_sampled (&c), rc = 2;
+  if (!sampled && !strcmp (cmd, "report"))
+    {
+      pp_context_free (&c);
+      pp_report_options o = { NULL, only, top, json, 0 };
+      return ppprof_report_context (files, nfiles, &o);
+    }
+  if (sampled && json)
+    {
+      fprintf (stderr, "ppprof: %s: --json: not for a sampled profile's %s\n",
+               c.name, cmd);
+      rc = 1;
+    }
+  else if (sampled && !strcmp (cmd, "report"))
+    rc = pp_samples_report (&c, top, only);
+  else if (sampled && !strcmp (cmd, "annotate"))
+    rc = pp_samples_annotate (&c, only, disasm, stdout, 0);
+  else if (sampled)
+    fprintf (stderr, "ppprof: %s: a sampled profile (ppprof record) has no "
+             "paths for %s: run ppprof report, annotate or cct on it\n",
+             c.name, cmd);
+  else
+    fprintf (stderr, "ppprof: %s: a context profile (.ppc) has no source "
+             "lines for %s: run ppprof cct or report --metric on it, or %s "
+             "on the program's path profile (.ppd)\n", c.name, cmd, cmd);
+  pp_context_free (&c);
+  return rc;
 }
 
 /* merge -o X.ppc, or of .ppc inputs: the trees merged context by
@@ -279,6 +323,7 @@ run (int argc, char **argv, char **files, const char **maps)
   long top = 20, paths = 0;
   double min_percent = 0;
   int json = 0, svg = 0, fail_on_new = 0, subtract = 0, cct_only = 0;
+  int disasm = 0;
   int min_percent_given = 0;
   int nfiles = 0;
   for (int i = 2; i < argc; i++)
@@ -286,6 +331,8 @@ run (int argc, char **argv, char **files, const char **maps)
       const char *a = argv[i];
       if (!strcmp (a, "--json"))
         json = 1;
+      else if (!strcmp (a, "--disasm"))
+        disasm = 1;
       else if (!strcmp (a, "--svg"))
         svg = 1;
       else if (!strcmp (a, "--fail-on-new"))
@@ -430,6 +477,12 @@ run (int argc, char **argv, char **files, const char **maps)
       usage (stderr);
       return 1;
     }
+  if (disasm && !is_annotate)
+    {
+      fprintf (stderr, "ppprof: --disasm goes with annotate (of a sampled "
+               "profile)\n");
+      return 1;
+    }
   if (only_file && !is_report && !is_residual && !is_annotate && !is_lcov
       && !is_dot)
     {
@@ -456,6 +509,26 @@ run (int argc, char **argv, char **files, const char **maps)
                             min_percent_given ? min_percent : 0.01, subtract,
                             -1 };
       return ppprof_html (files, nfiles, &o);
+    }
+  /* A context profile given to a command of path profiles: a sampled
+     one has its own report and annotate; otherwise one line says what
+     to run.  */
+  if ((is_annotate || is_lcov || is_dot || is_residual
+       || (is_report && !metric && !subtract))
+      && nfiles)
+    {
+      int kind = input_kind (files, nfiles);
+      if (kind < 0)
+        return 2;
+      if (kind)
+        return sampled_command (cmd, files, nfiles, only, top, disasm,
+                                json);
+    }
+  if (disasm)
+    {
+      fprintf (stderr, "ppprof: --disasm: the instructions' samples are a "
+               "sampled profile's (ppprof record's .ppc)\n");
+      return 1;
     }
   if (is_cct || is_folded)
     {

@@ -86,7 +86,7 @@ __pp_sample_configure (void)
   c->hz = env_long ("PPGCC_SAMPLE_HZ", 200, 1, 100000);
   c->nodes = (uint32_t) env_long ("PPGCC_SAMPLE_NODES", 65536, 64,
                                   1L << 26);
-  c->leaves = (uint32_t) env_long ("PPGCC_SAMPLE_LEAVES", 65536, 64,
+  c->leaves = (uint32_t) env_long ("PPGCC_SAMPLE_LEAVES", 65536, 4,
                                    1L << 26);
   const char *ev = getenv ("PPGCC_SAMPLE_EVENT");
   if (!ev || !*ev)

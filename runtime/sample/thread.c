@@ -81,7 +81,7 @@ thread_alloc (void)
                                64);
   size_t off_scratch = off_cache + PPS_MAX_DEPTH * sizeof (struct pps_frame);
   size_t off_fn = off_scratch + PPS_MAX_DEPTH * sizeof (struct pps_frame);
-  uint32_t nl = 64;
+  uint32_t nl = 4;
   while (nl < __pp_sample_config.leaves)
     nl <<= 1;
   size_t off_leaves = round_up (off_fn + PPS_MAX_DEPTH * sizeof (uint64_t),
