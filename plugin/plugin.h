@@ -71,6 +71,10 @@ void ppgcc_spec_paths (const pp_spec *spec, const char *name,
 
 /* path-opt.cc: GCC's profile of FUN from the path profile in use.  */
 void ppgcc_use_profile (function *fun);
+/* sample-use.cc: FUN's counts from a sampled line profile when
+   -fuse-path-profile names one: 1 installed, 0 none (no samples in it),
+   -1 not a sampled line profile (the path profile's way then).  */
+int ppgcc_sample_use (function *fun);
 
 /* superblock.cc: path-based superblock formation along the hot paths of
    IDS/COUNTS (numbering N of CFG).  Returns false when the CFG is left

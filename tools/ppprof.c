@@ -18,6 +18,8 @@
      ppprof folded [--metric M] [--subtract-probes] [FILE.ppc...]
      ppprof db SUBCOMMAND ...               (tools/db.c: the database)
      ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG ARGS...
+     ppprof lines [-o OUT] FILE.ppc      (sampled: line counts for the
+                                          recompile, -fuse-path-profile)
 
    SOURCES: --source-root DIR, --path-map OLD=NEW (where sources are
    looked for: source.c, pp_open_source).
@@ -77,6 +79,9 @@ usage (FILE *out)
          "                     [--json] [FILE.ppc|DIRS]\n"
          "       ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG "
          "ARGS...\n"
+         "       ppprof lines [-o OUT] FILE.ppc   (a sampled profile's line "
+         "counts for\n"
+         "                   ppgcc -fuse-path-profile=OUT)\n"
          "Shows path profiles (.ppd) written by programs built with\n"
          "ppgcc -fprofile-paths; with no files, searches the current "
          "directory.\n"
@@ -438,7 +443,23 @@ run (int argc, char **argv, char **files, const char **maps)
   int is_overlap = !strcmp (cmd, "overlap");
   int is_cct = !strcmp (cmd, "cct"), is_folded = !strcmp (cmd, "folded");
   int is_annotate = !strcmp (cmd, "annotate"), is_lcov = !strcmp (cmd, "lcov");
-  int is_html = !strcmp (cmd, "html");
+  int is_html = !strcmp (cmd, "html"), is_lines = !strcmp (cmd, "lines");
+  if (is_lines)
+    {
+      /* a sampled profile's line counts, for -fuse-path-profile */
+      pp_context c;
+      if (pp_context_load (&c, files, nfiles, 0) < 0)
+        return 2;
+      int rc = 2;
+      if (!pp_context_sampled (&c))
+        fprintf (stderr, "ppprof: %s: not a sampled profile (ppprof "
+                 "record): an instrumented build's profile is used as it "
+                 "is (-fuse-path-profile on its .ppd)\n", c.name);
+      else
+        rc = pp_samples_lines (&c, out);
+      pp_context_free (&c);
+      return rc;
+    }
   if (!is_report && !is_merge && !is_dot && !is_residual && !is_overlap
       && !is_cct && !is_folded && !is_annotate && !is_lcov && !is_html)
     {
@@ -617,7 +638,8 @@ nearest_command (const char *cmd)
 {
   static const char *const commands[]
       = { "report", "merge", "dot", "residual", "overlap", "cct",
-          "folded", "annotate", "lcov", "html", "db", "record", NULL };
+          "folded", "annotate", "lcov", "html", "db", "record", "lines",
+          NULL };
   size_t n = strlen (cmd);
   if (n > 32)
     return NULL;

@@ -98,5 +98,13 @@ int pp_samples_annotate (pp_context *c, const char *only, int disasm,
    instructions), and their list into INDEX.  0, or -1 after a
    message.  */
 int pp_samples_html (pp_context *c, const char *dir, FILE *index);
+/* ppprof lines: the profile's samples by source line (the innermost
+   inlined line), each line's largest count of one instruction and its
+   sum, for -fuse-path-profile (plugin/sample-use.cc):
+     ppgcc-sample-lines 1
+     total SAMPLES
+     line LINE MAX SUM FILE
+   to OUT_PATH (NULL: stdout).  0, or 2 after a message.  */
+int pp_samples_lines (pp_context *c, const char *out_path);
 
 #endif
