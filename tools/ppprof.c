@@ -213,6 +213,15 @@ merge_contexts (char **files, int nfiles, const char *out)
   if (pp_context_load (&c, files, nfiles, 0) < 0)
     return 2;
   int rc = 0;
+  /* a sampled profile's functions keep their entry addresses, which
+     loading named: lines and instructions are found from them */
+  for (uint32_t i = 0; c.fn_key && i < c.prof.nfns; i++)
+    if (c.fn_key[i])
+      {
+        free (c.prof.fns[i].name);
+        c.prof.fns[i].name = c.fn_key[i];
+        c.fn_key[i] = NULL;
+      }
   if (ppc_write_file (out, &c.prof) < 0)
     {
       fprintf (stderr, "ppprof: %s: %s\n", out, strerror (errno));
