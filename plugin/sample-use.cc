@@ -2,17 +2,21 @@
    (`ppprof lines FILE.ppc -o FILE`, tools/sample_views.c): GCC's block
    counts estimated from where the samples fell, AutoFDO's way (Chen,
    Li and Moseley, CGO'16) without its branch records (this machine's
-   samples come from a CPU-time timer, no PMU): a source line's count is
-   the largest sample count of its instructions, a block's the largest
-   of its statements' lines.  Blocks the samples missed get counts by
-   flow conservation where the CFG fixes them (a block with a single
-   successor that has it as single predecessor runs as often; a block
-   runs at least as often as the blocks only it leads to, and as the
-   blocks that lead only to it), else a floor of 1 (ran, not hot; never
-   "never executed": a timer sample misses short code that did run).
-   Edge probabilities follow the successors' counts.  Installed as
-   GCC's profile (PROFILE_READ), as path counts are (path-opt.cc), for
-   the functions the samples saw; the others keep GCC's guess.
+   samples come from a timer, no PMU): a source line's count is the
+   largest sample count of its instructions, a block's the largest of its
+   statements' lines.  Blocks the samples missed get counts by flow
+   conservation where the CFG fixes them (a block runs at least as often
+   as the blocks only it leads to, and as the blocks that lead only to
+   it), else 1 (ran, not hot: a timer sample misses short code that did
+   run).  A branch's probabilities follow its edges' weights (the
+   destination's count less what its other, single-successor
+   predecessors bring), an unsampled edge of a sampled branch rare, not
+   never.  The counts have AutoFDO's quality (profile_count::afdo: not
+   precise, so GCC does not move code to the cold section for a low
+   count), installed as GCC's profile (PROFILE_READ) for the functions
+   the samples saw; the others keep GCC's guess.  Trip counts are not
+   known (a loop's header count over its preheader's is made up): the
+   driver leaves out -funroll-loops and -fpeel-loops (driver/options.c).
 
    The pass runs right after the CFG is built, before inlining: a
    function inlined in the trained binary gets the samples of its lines
@@ -151,6 +155,28 @@ ensure_summary ()
   profile_info->sum_max = (gcov_type) (max_line * scale);
 }
 
+/* The weight of edge E out of a block by the samples: its destination's
+   count, less what the destination's other predecessors that lead only
+   to it bring (an if without else: the join block's count less the
+   then block's); 0 when unknown.  */
+uint64_t
+edge_weight (function *fun, edge e, const std::vector<uint64_t> &c)
+{
+  basic_block d = e->dest;
+  if (d == EXIT_BLOCK_PTR_FOR_FN (fun))
+    return 0;
+  uint64_t w = c[d->index];
+  if (single_pred_p (d))
+    return w;
+  edge p;
+  edge_iterator ei;
+  FOR_EACH_EDGE (p, ei, d->preds)
+    if (p != e && p->src != ENTRY_BLOCK_PTR_FOR_FN (fun)
+        && single_succ_p (p->src))
+      w = w > c[p->src->index] ? w - c[p->src->index] : 0;
+  return w;
+}
+
 } // namespace
 
 int
@@ -174,37 +200,49 @@ ppgcc_sample_use (function *fun)
     return 0;
   conserve (fun, c);
   ensure_summary ();
-  profile_count max = profile_count::zero ();
-  FOR_EACH_BB_FN (bb, fun)
-    {
-      uint64_t n = MAX (c[bb->index], (uint64_t) 1);
-      bb->count = profile_count::from_gcov_type ((gcov_type) n);
-      max = max.max (bb->count);
-    }
-  /* the entry: as its block, at least one sample's worth */
-  basic_block first = single_succ (ENTRY_BLOCK_PTR_FOR_FN (fun));
-  uint64_t entry = MAX (c[first->index], scale);
-  first->count = profile_count::from_gcov_type ((gcov_type) entry);
-  ENTRY_BLOCK_PTR_FOR_FN (fun)->count = first->count;
-  EXIT_BLOCK_PTR_FOR_FN (fun)->count = first->count;
-  /* probabilities: by the successors' counts */
+  /* Branch probabilities from the samples where a successor has some;
+     even where none has.  An unsampled successor of a sampled branch is
+     taken as rare, not never (1% of the branch's weight).  */
   FOR_ALL_BB_FN (bb, fun)
     {
       int k = EDGE_COUNT (bb->succs);
       if (k == 0)
         continue;
-      uint64_t total = 0;
       edge e;
       edge_iterator ei;
+      if (k == 1)
+        {
+          single_succ_edge (bb)->probability = profile_probability::always ();
+          continue;
+        }
+      uint64_t total = 0;
       FOR_EACH_EDGE (e, ei, bb->succs)
-        total += MAX (e->dest->count.to_gcov_type (), (gcov_type) 1);
+        total += edge_weight (fun, e, c);
+      uint64_t rare = MAX (total / 100, (uint64_t) 1), sum = 0;
       FOR_EACH_EDGE (e, ei, bb->succs)
-        e->probability = k == 1
-            ? profile_probability::always ()
-            : profile_probability::probability_in_gcov_type (
-                  MAX (e->dest->count.to_gcov_type (), (gcov_type) 1),
-                  (gcov_type) total);
+        sum += MAX (edge_weight (fun, e, c), rare);
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        e->probability
+            = total == 0
+                  ? profile_probability::guessed_always ().apply_scale (1, k)
+                  : profile_probability::probability_in_gcov_type (
+                        (gcov_type) MAX (edge_weight (fun, e, c), rare),
+                        (gcov_type) sum);
     }
+  /* the counts: the samples', at least 1 (ran, not hot); the entry at
+     least one sample's worth */
+  profile_count max = profile_count::zero ();
+  FOR_EACH_BB_FN (bb, fun)
+    {
+      bb->count = profile_count::from_gcov_type (
+          (gcov_type) MAX (c[bb->index], (uint64_t) 1)).afdo ();
+      max = max.max (bb->count);
+    }
+  basic_block first = single_succ (ENTRY_BLOCK_PTR_FOR_FN (fun));
+  first->count = profile_count::from_gcov_type (
+      (gcov_type) MAX (c[first->index], scale)).afdo ();
+  ENTRY_BLOCK_PTR_FOR_FN (fun)->count = first->count;
+  EXIT_BLOCK_PTR_FOR_FN (fun)->count = first->count;
   fun->cfg->count_max = max;
   profile_status_for_fn (fun) = PROFILE_READ;
   if (cgraph_node *node = cgraph_node::get (fun->decl))
