@@ -219,9 +219,9 @@ add_thread (struct builder *b, const struct pps_thread *t)
     }
   /* the leaf PCs, as offsets from their node's function (the sampled
      frame's IP is at or past its FDE's start, handler.c) */
-  for (uint32_t j = 0; j < t->leaf_cap; j++)
+  for (uint32_t u = 0; u < t->nleaves && u < t->leaf_cap; u++)
     {
-      const struct pps_leaf *l = &t->leaves[j];
+      const struct pps_leaf *l = &t->leaves[t->leaf_used[u]];
       if (!l->samples || l->node >= n || !incl[l->node])
         continue;
       if (b->nleaves == b->leaves_cap)

@@ -82,6 +82,7 @@ __pp_sample_leaf (struct pps_thread *t, uint32_t node, uint64_t pc)
             break;
           l->pc = pc;
           l->node = node;
+          t->leaf_used[t->nleaves] = j;
           atomic_signal_fence (memory_order_release);
           l->samples = 1;
           t->nleaves++;
@@ -103,7 +104,9 @@ __pp_sample_tree_reset (struct pps_thread *t, int fresh)
   if (!fresh)
     {
       memset (t->buckets, 0, t->nbuckets * sizeof *t->buckets);
-      memset (t->leaves, 0, t->leaf_cap * sizeof *t->leaves);
+      /* only the entries used: the table is mostly untouched pages */
+      for (uint32_t k = 0; k < t->nleaves; k++)
+        t->leaves[t->leaf_used[k]].samples = 0;
     }
   t->nnodes = 1;
   t->nleaves = 0;

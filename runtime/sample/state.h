@@ -106,6 +106,8 @@ struct pps_thread
   uint32_t nbuckets;       /* a power of two */
   /* the leaf PCs (state.c): samples per (node, interrupted PC) */
   struct pps_leaf *leaves;
+  uint32_t *leaf_used;     /* the entries used, in the order filled: the
+                              dump reads these, not the whole table */
   uint32_t leaf_cap, nleaves; /* a power of two; entries used */
   uint64_t leaf_full;      /* samples whose PC the table had no room for
                               (their node still counts them) */

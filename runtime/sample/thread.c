@@ -86,8 +86,8 @@ thread_alloc (void)
     nl <<= 1;
   size_t off_leaves = round_up (off_fn + PPS_MAX_DEPTH * sizeof (uint64_t),
                                 64);
-  size_t len = round_up (off_leaves + (size_t) nl * sizeof (struct pps_leaf),
-                         4096);
+  size_t off_used = off_leaves + (size_t) nl * sizeof (struct pps_leaf);
+  size_t len = round_up (off_used + (size_t) nl * sizeof (uint32_t), 4096);
   char *m = mmap (NULL, len, PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
@@ -102,6 +102,7 @@ thread_alloc (void)
   t->scratch = (struct pps_frame *) (m + off_scratch);
   t->scratch_fn = (uint64_t *) (m + off_fn);
   t->leaves = (struct pps_leaf *) (m + off_leaves);
+  t->leaf_used = (uint32_t *) (m + off_used);
   t->leaf_cap = nl;
   t->perf_fd = -1;
   t->tid = (pid_t) syscall (SYS_gettid);
