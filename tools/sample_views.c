@@ -108,7 +108,8 @@ pp_samples_report (pp_context *c, long top, const char *only)
           rows[j].samples += pc->samples;
         }
     }
-  qsort (rows, nrows, sizeof *rows, by_row_samples);
+  if (nrows > 1)
+    qsort (rows, nrows, sizeof *rows, by_row_samples);
   printf ("\nby source line (inlined code at its own line):\n%9s %7s  %s\n",
           "samples", "share", "line");
   for (size_t j = 0; j < nrows && (long) j < top; j++)
@@ -571,7 +572,8 @@ pp_samples_lines (pp_context *c, const char *out_path)
     }
   if (out)
     {
-      qsort (t, n, sizeof *t, by_file_line);
+      if (n > 1)
+        qsort (t, n, sizeof *t, by_file_line);
       fprintf (out, "ppgcc-sample-lines 1\ntotal %" PRIu64 "\n", s.total);
       for (size_t j = 0; j < n; j++)
         fprintf (out, "line %u %" PRIu64 " %" PRIu64 " %s\n", t[j].line,

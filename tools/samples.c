@@ -149,7 +149,8 @@ pp_samples_load (pp_samples *s, pp_context *c)
       f->no_pc += nd->excl[0] > with_pc ? nd->excl[0] - with_pc : 0;
     }
   for (size_t i = 0; i < s->nfns; i++)
-    qsort (s->fns[i].pcs, s->fns[i].npcs, sizeof *s->fns[i].pcs, by_addr);
+    if (s->fns[i].npcs > 1)
+      qsort (s->fns[i].pcs, s->fns[i].npcs, sizeof *s->fns[i].pcs, by_addr);
   qsort (s->fns, s->nfns, sizeof *s->fns, by_samples);
   free (slot);
   return 0;
@@ -439,7 +440,8 @@ find_loops (pp_sample_fn *f)
       l = nl ? nl + 1 : NULL;
     }
   free (text);
-  qsort (f->loops, f->nloops, sizeof *f->loops, by_start);
+  if (f->nloops > 1)
+    qsort (f->loops, f->nloops, sizeof *f->loops, by_start);
   for (size_t k = 0; k < f->nloops; k++)
     {
       pp_sample_loop *lp = &f->loops[k];
