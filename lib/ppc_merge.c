@@ -188,6 +188,31 @@ ppc_merge_paths (const ppc_node *a, const ppc_node *b, const ppc_mmap *mm,
   return out;
 }
 
+/* A's and B's leaf PCs, ascending by offset, into a new array; *N their
+   number.  NULL when out of memory.  */
+static ppc_leaf *
+ppc_merge_leaves (const ppc_node *a, const ppc_node *b, uint64_t *n)
+{
+  ppc_leaf *out = malloc ((a->nleaves + b->nleaves + 1) * sizeof *out);
+  if (!out)
+    return NULL;
+  uint64_t i = 0, j = 0, k = 0;
+  while (i < a->nleaves || j < b->nleaves)
+    if (j == b->nleaves
+        || (i < a->nleaves && a->leaves[i].offset < b->leaves[j].offset))
+      out[k++] = a->leaves[i++];
+    else if (i == a->nleaves || b->leaves[j].offset < a->leaves[i].offset)
+      out[k++] = b->leaves[j++];
+    else
+      {
+        out[k] = a->leaves[i++];
+        out[k].samples = pp_add_sat (out[k].samples, b->leaves[j++].samples);
+        k++;
+      }
+  *n = k;
+  return out;
+}
+
 static int
 ppc_add_node (ppc_node *dst, const ppc_node *src, const ppc_mmap *mm)
 {
@@ -198,6 +223,15 @@ ppc_add_node (ppc_node *dst, const ppc_node *src, const ppc_mmap *mm)
   free (dst->paths);
   dst->paths = paths;
   dst->npaths = n;
+  if (src->nleaves)
+    {
+      ppc_leaf *leaves = ppc_merge_leaves (dst, src, &n);
+      if (!leaves)
+        return -1;
+      free (dst->leaves);
+      dst->leaves = leaves;
+      dst->nleaves = n;
+    }
   dst->calls = pp_add_sat (dst->calls, src->calls);
   dst->recursive = pp_add_sat (dst->recursive, src->recursive);
   for (uint32_t m = 0; m < mm->n; m++)
@@ -460,6 +494,7 @@ ppc_prune (ppc_profile *into, const char *drop, uint32_t *fnmap,
           nnew[i] = UINT32_MAX;
           free (nd.site);
           free (nd.paths);
+          free (nd.leaves);
           continue;
         }
       if (i > 0)

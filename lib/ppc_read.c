@@ -422,6 +422,7 @@ ppc_free (ppc_profile *p)
     {
       free (p->nodes[i].site);
       free (p->nodes[i].paths);
+      free (p->nodes[i].leaves);
     }
   free (p->nodes);
   for (uint32_t i = 0; i < p->nobjects; i++)
@@ -551,6 +552,42 @@ ppc_decode_paths (ppc_in *in, const ppc_profile *out, ppc_node *nd)
     }
 }
 
+/* Version 4: the node's "leaf OFFSET SAMPLES" records, if any, offsets
+   ascending.  */
+static void
+ppc_decode_leaves (ppc_in *in, ppc_node *nd)
+{
+  uint64_t cap = 0;
+  while (!in->err && in->version >= 4 && in->next < in->stop
+         && (size_t) (in->stop - in->next) > 5
+         && memcmp (in->next, "leaf ", 5) == 0)
+    {
+      if (ppc_line (in, "leaf") < 0)
+        return;
+      if (nd->nleaves == cap)
+        {
+          cap = cap ? 2 * cap : 8;
+          ppc_leaf *l = realloc (nd->leaves, cap * sizeof *l);
+          if (!l)
+            {
+              ppc_bad (in, "out of memory");
+              return;
+            }
+          nd->leaves = l;
+        }
+      ppc_leaf *l = &nd->leaves[nd->nleaves];
+      l->offset = ppc_get_u64 (in);
+      l->samples = ppc_get_u64 (in);
+      if (ppc_line_done (in) < 0)
+        return;
+      if (nd->nleaves && l->offset <= nd->leaves[nd->nleaves - 1].offset)
+        ppc_bad (in, "leaf offsets not ascending");
+      else if (!l->samples)
+        ppc_bad (in, "a leaf without samples");
+      nd->nleaves++;
+    }
+}
+
 /* Node 0 is the root, every other node has a function and a parent
    before it: the tree the tools walk.  */
 static void
@@ -592,6 +629,7 @@ ppc_decode_nodes (ppc_in *in, ppc_profile *out)
           nd->paths = ppc_alloc_records (in, nd->npaths, sizeof *nd->paths);
           ppc_decode_paths (in, out, nd);
         }
+      ppc_decode_leaves (in, nd);
     }
 }
 

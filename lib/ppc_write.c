@@ -247,6 +247,13 @@ ppc_encode (const ppc_profile *p, char **buf, size_t *len)
             ppc_put_u64 (&o, pa->metric[m]);
           ppc_put_eol (&o);
         }
+      for (uint64_t k = 0; k < nd->nleaves; k++)
+        {
+          ppc_puts (&o, "leaf");
+          ppc_put_u64 (&o, nd->leaves[k].offset);
+          ppc_put_u64 (&o, nd->leaves[k].samples);
+          ppc_put_eol (&o);
+        }
     }
   /* Optional (files before it have none): the objects of the sites.  */
   if (p->nobjects)

@@ -171,6 +171,12 @@ ppgcc_new_feedback_pass ()
 void
 ppgcc_use_profile (function *fun)
 {
+  int sampled = ppgcc_sample_use (fun);
+  if (sampled >= 0)
+    {
+      installed_any |= sampled > 0;
+      return;
+    }
   const char *fname = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl));
   ppgcc_cfg cfg;
   char err[256];

@@ -108,6 +108,10 @@ void ppgcc_context_clones (function *fun, const char *name,
                            std::vector<pp_pathid> &ids,
                            std::vector<uint64_t> &counts);
 void ppgcc_context_redirect ();
+/* sample-use.cc: FUN's counts from a sampled line profile when
+   -fuse-path-profile names one: 1 installed, 0 none (no samples in it),
+   -1 not a sampled line profile (the path profile's way then).  */
+int ppgcc_sample_use (function *fun);
 
 /* superblock.cc: path-based superblock formation along the hot paths of
    IDS/COUNTS (numbering N of CFG).  Returns false when the CFG is left

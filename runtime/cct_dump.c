@@ -554,6 +554,7 @@ finish (struct builder *b)
       {
         free (p->nodes[i].site);
         free (p->nodes[i].paths);
+        free (p->nodes[i].leaves);
       }
   p->nnodes = k;
   free (keep);

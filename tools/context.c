@@ -1,6 +1,8 @@
 /* Loading context profiles and deriving what ppprof prints of them (see
    context.h).  */
 #include "context.h"
+
+#include "pp/ppd.h"
 #include "demangle.h"
 #include "pp/sat.h"
 #include "pp/rt_abi.h"
@@ -17,6 +19,19 @@ pp_is_context_file (const char *name)
   if (n >= 4 && !strcmp (name + n - 4, ".ppc"))
     return 1;
   static const char magic[] = "ppgcc-context-profile ";
+  char head[sizeof magic - 1];
+  FILE *f = fopen (name, "rb");
+  if (!f)
+    return 0;
+  size_t got = fread (head, 1, sizeof head, f);
+  fclose (f);
+  return got == sizeof head && !memcmp (head, magic, sizeof head);
+}
+
+int
+pp_is_path_file (const char *name)
+{
+  static const char magic[] = PPD_MAGIC;
   char head[sizeof magic - 1];
   FILE *f = fopen (name, "rb");
   if (!f)
@@ -67,6 +82,12 @@ add_file (void *ctx, const char *path)
   ppc_profile p;
   const char *why = "";
   int rc = ppc_read_file (path, &p, &why);
+  if (rc < 0 && pp_is_path_file (path))
+    {
+      fprintf (stderr, "ppprof: %s: a path profile (.ppd), not a context "
+               "profile: run ppprof report, annotate or html on it\n", path);
+      return -1;
+    }
   if (rc != 0)
     {
       fprintf (stderr, "ppprof: %s: %s\n", path,
@@ -300,6 +321,10 @@ fail:
 void
 pp_context_free (pp_context *c)
 {
+  for (uint32_t i = 0; c->fn_key && i < c->prof.nfns; i++)
+    free (c->fn_key[i]);
+  free (c->fn_key);
+  c->fn_key = NULL;
   for (uint32_t i = 0; c->children && i < c->prof.nnodes; i++)
     free (c->children[i]);
   for (uint32_t f = 0; c->fns && f < c->prof.nfns; f++)

@@ -38,11 +38,17 @@ typedef struct
   uint32_t *version, *nversions;
   char **label;
   uint32_t nversioned;     /* functions with several versions */
+  /* Per function of a sampled profile: its entry address as recorded
+     ("<object>+0x<offset>") before pp_context_name_functions named it;
+     NULL for the others.  */
+  char **fn_key;
 } pp_context;
 
 /* Whether NAME is a context profile: its suffix is .ppc, or it begins
    as one.  */
 int pp_is_context_file (const char *name);
+/* Whether file NAME begins as a path profile (.ppd).  */
+int pp_is_path_file (const char *name);
 /* Reads and merges the .ppc files named (directories: every *.ppc below
    them; none: the current directory), then derives the values above.
    Returns 0, or -1 after one line `ppprof: FILE: why`.  */

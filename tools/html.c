@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "html.h"
+#include "samples.h"
 
 #include "pp/rt_abi.h"
 
@@ -560,15 +561,24 @@ write_cct_only (const pp_context *cct, const pp_html_options *o)
       free (path);
       return 2;
     }
-  pp_html_begin (f, "Context profile");
-  fprintf (f, "<h1>Context profile</h1>\n<p><code>");
+  int sampled = pp_context_sampled (cct);
+  pp_html_begin (f, sampled ? "Sampled profile" : "Context profile");
+  fprintf (f, "<h1>%s</h1>\n<p><code>",
+           sampled ? "Sampled profile" : "Context profile");
   pp_html_text (f, cct->name);
   fprintf (f, "</code>: <a href=\"cct.html\">the calling context tree</a> "
-           "as an icicle graph (%" PRIu32 " contexts).</p>\n<p class=\"note"
-           "\">No path profiles (.ppd) were given: no function pages.</p>\n"
-           "</body>\n</html>\n",
+           "as an icicle graph (%" PRIu32 " contexts).</p>\n",
            cct->prof.nnodes ? cct->prof.nnodes - 1 : 0);
-  int rc = close_page (f, path) < 0 ? 2 : 0;
+  int rc = 0;
+  /* a sampled profile's functions: their samples by source line */
+  if (sampled)
+    rc = pp_samples_html ((pp_context *) cct, o->dir, f) < 0 ? 2 : 0;
+  else
+    fprintf (f, "<p class=\"note\">No path profiles (.ppd) were given: no "
+             "function pages.</p>\n");
+  fprintf (f, "</body>\n</html>\n");
+  if (close_page (f, path) < 0)
+    rc = 2;
   free (path);
   return rc ? rc : write_cct (o->dir, cct, o, NULL, 1);
 }

@@ -8,6 +8,7 @@
      ppprof dot --function F [--svg] [FILES|DIRS]
      ppprof residual [--json] [--fail-on-new] [--function F] [FILES|DIRS]
      ppprof annotate [--function F [--path ID]] [SOURCES] [FILES|DIRS]
+     ppprof annotate [--function F] [--disasm] FILE.ppc   (sampled)
      ppprof lcov [-o FILE] [--function F] [SOURCES] [FILES|DIRS]
      ppprof html -o DIR [--top N] [--function F] [--metric M]
                 [--min-percent P] [--subtract-probes] [SOURCES] [FILES|DIRS]
@@ -17,6 +18,8 @@
      ppprof folded [--metric M] [--subtract-probes] [FILE.ppc...]
      ppprof db SUBCOMMAND ...               (tools/db.c: the database)
      ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG ARGS...
+     ppprof lines [-o OUT] FILE.ppc      (sampled: line counts for the
+                                          recompile, -fuse-path-profile)
 
    SOURCES: --source-root DIR, --path-map OLD=NEW (where sources are
    looked for: source.c, pp_open_source).
@@ -30,6 +33,7 @@
 #include "db.h"
 #include "demangle.h"
 #include "line_counts.h"
+#include "samples.h"
 
 #include "pp/rt_abi.h"
 
@@ -55,6 +59,8 @@ usage (FILE *out)
          "[FILES|DIRS]\n"
          "       ppprof annotate [--function F [--path ID]] [SOURCES] "
          "[FILES|DIRS]\n"
+         "       ppprof annotate|report [--function F] [--disasm] "
+         "FILE.ppc   (sampled: ppprof record)\n"
          "       ppprof lcov [-o FILE] [--function F] [SOURCES] "
          "[FILES|DIRS]\n"
          "       ppprof html -o DIR [--top N] [--function F] [--metric M] "
@@ -73,6 +79,9 @@ usage (FILE *out)
          "                     [--json] [FILE.ppc|DIRS]\n"
          "       ppprof record [-F HZ] [-e EVENT] [-o FILE.ppc] [--] PROG "
          "ARGS...\n"
+         "       ppprof lines [-o OUT] FILE.ppc   (a sampled profile's line "
+         "counts for\n"
+         "                   ppgcc -fuse-path-profile=OUT)\n"
          "Shows path profiles (.ppd) written by programs built with\n"
          "ppgcc -fprofile-paths; with no files, searches the current "
          "directory.\n"
@@ -155,6 +164,46 @@ input_kind (char **files, int nfiles)
   return ppc > 0;
 }
 
+/* CMD (report, annotate, lcov, dot, residual) on context profiles
+   FILES: a sampled profile's report and annotate (sample_views.c); for
+   the rest, and an instrumented build's context profile, one line on
+   what to run instead.  */
+static int
+sampled_command (const char *cmd, char **files, int nfiles, const char *only,
+                 long top, int disasm, int json)
+{
+  pp_context c;
+  if (pp_context_load (&c, files, nfiles, 0) < 0)
+    return 2;
+  int sampled = pp_context_sampled (&c), rc = 2;
+  if (!sampled && !strcmp (cmd, "report"))
+    {
+      pp_context_free (&c);
+      pp_report_options o = { NULL, only, top, json, 0 };
+      return ppprof_report_context (files, nfiles, &o);
+    }
+  if (sampled && json)
+    {
+      fprintf (stderr, "ppprof: %s: --json: not for a sampled profile's %s\n",
+               c.name, cmd);
+      rc = 1;
+    }
+  else if (sampled && !strcmp (cmd, "report"))
+    rc = pp_samples_report (&c, top, only);
+  else if (sampled && !strcmp (cmd, "annotate"))
+    rc = pp_samples_annotate (&c, only, disasm, stdout, 0);
+  else if (sampled)
+    fprintf (stderr, "ppprof: %s: a sampled profile (ppprof record) has no "
+             "paths for %s: run ppprof report, annotate or cct on it\n",
+             c.name, cmd);
+  else
+    fprintf (stderr, "ppprof: %s: a context profile (.ppc) has no source "
+             "lines for %s: run ppprof cct or report --metric on it, or %s "
+             "on the program's path profile (.ppd)\n", c.name, cmd, cmd);
+  pp_context_free (&c);
+  return rc;
+}
+
 /* merge -o X.ppc, or of .ppc inputs: the trees merged context by
    context (ppc_merge).  */
 static int
@@ -164,6 +213,15 @@ merge_contexts (char **files, int nfiles, const char *out)
   if (pp_context_load (&c, files, nfiles, 0) < 0)
     return 2;
   int rc = 0;
+  /* a sampled profile's functions keep their entry addresses, which
+     loading named: lines and instructions are found from them */
+  for (uint32_t i = 0; c.fn_key && i < c.prof.nfns; i++)
+    if (c.fn_key[i])
+      {
+        free (c.prof.fns[i].name);
+        c.prof.fns[i].name = c.fn_key[i];
+        c.fn_key[i] = NULL;
+      }
   if (ppc_write_file (out, &c.prof) < 0)
     {
       fprintf (stderr, "ppprof: %s: %s\n", out, strerror (errno));
@@ -279,6 +337,7 @@ run (int argc, char **argv, char **files, const char **maps)
   long top = 20, paths = 0;
   double min_percent = 0;
   int json = 0, svg = 0, fail_on_new = 0, subtract = 0, cct_only = 0;
+  int disasm = 0;
   int min_percent_given = 0;
   int nfiles = 0;
   for (int i = 2; i < argc; i++)
@@ -286,6 +345,8 @@ run (int argc, char **argv, char **files, const char **maps)
       const char *a = argv[i];
       if (!strcmp (a, "--json"))
         json = 1;
+      else if (!strcmp (a, "--disasm"))
+        disasm = 1;
       else if (!strcmp (a, "--svg"))
         svg = 1;
       else if (!strcmp (a, "--fail-on-new"))
@@ -391,7 +452,23 @@ run (int argc, char **argv, char **files, const char **maps)
   int is_overlap = !strcmp (cmd, "overlap");
   int is_cct = !strcmp (cmd, "cct"), is_folded = !strcmp (cmd, "folded");
   int is_annotate = !strcmp (cmd, "annotate"), is_lcov = !strcmp (cmd, "lcov");
-  int is_html = !strcmp (cmd, "html");
+  int is_html = !strcmp (cmd, "html"), is_lines = !strcmp (cmd, "lines");
+  if (is_lines)
+    {
+      /* a sampled profile's line counts, for -fuse-path-profile */
+      pp_context c;
+      if (pp_context_load (&c, files, nfiles, 0) < 0)
+        return 2;
+      int rc = 2;
+      if (!pp_context_sampled (&c))
+        fprintf (stderr, "ppprof: %s: not a sampled profile (ppprof "
+                 "record): an instrumented build's profile is used as it "
+                 "is (-fuse-path-profile on its .ppd)\n", c.name);
+      else
+        rc = pp_samples_lines (&c, out);
+      pp_context_free (&c);
+      return rc;
+    }
   if (!is_report && !is_merge && !is_dot && !is_residual && !is_overlap
       && !is_cct && !is_folded && !is_annotate && !is_lcov && !is_html)
     {
@@ -430,6 +507,12 @@ run (int argc, char **argv, char **files, const char **maps)
       usage (stderr);
       return 1;
     }
+  if (disasm && !is_annotate)
+    {
+      fprintf (stderr, "ppprof: --disasm goes with annotate (of a sampled "
+               "profile)\n");
+      return 1;
+    }
   if (only_file && !is_report && !is_residual && !is_annotate && !is_lcov
       && !is_dot)
     {
@@ -456,6 +539,26 @@ run (int argc, char **argv, char **files, const char **maps)
                             min_percent_given ? min_percent : 0.01, subtract,
                             -1 };
       return ppprof_html (files, nfiles, &o);
+    }
+  /* A context profile given to a command of path profiles: a sampled
+     one has its own report and annotate; otherwise one line says what
+     to run.  */
+  if ((is_annotate || is_lcov || is_dot || is_residual
+       || (is_report && !metric && !subtract))
+      && nfiles)
+    {
+      int kind = input_kind (files, nfiles);
+      if (kind < 0)
+        return 2;
+      if (kind)
+        return sampled_command (cmd, files, nfiles, only, top, disasm,
+                                json);
+    }
+  if (disasm)
+    {
+      fprintf (stderr, "ppprof: --disasm: the instructions' samples are a "
+               "sampled profile's (ppprof record's .ppc)\n");
+      return 1;
     }
   if (is_cct || is_folded)
     {
@@ -544,7 +647,8 @@ nearest_command (const char *cmd)
 {
   static const char *const commands[]
       = { "report", "merge", "dot", "residual", "overlap", "cct",
-          "folded", "annotate", "lcov", "html", "db", "record", NULL };
+          "folded", "annotate", "lcov", "html", "db", "record", "lines",
+          NULL };
   size_t n = strlen (cmd);
   if (n > 32)
     return NULL;

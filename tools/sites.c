@@ -241,6 +241,10 @@ void
 pp_context_name_functions (pp_context *c)
 {
   ppc_profile *p = &c->prof;
+  c->fn_key = calloc (p->nfns + 1, sizeof *c->fn_key);
+  for (uint32_t i = 0; c->fn_key && i < p->nfns; i++)
+    if (p->fns[i].flags & PP_FN_SAMPLED)
+      c->fn_key[i] = strdup (p->fns[i].name);
   uint32_t *fn = malloc ((p->nfns + 1) * sizeof *fn);
   uint64_t *addr = malloc ((p->nfns + 1) * sizeof *addr);
   char **name = calloc (p->nfns + 1, sizeof *name);

@@ -45,8 +45,9 @@ extern "C" {
    same records, sealed with pp_sum64_lanes instead of FNV-1a (FNV's
    multiply per byte was a tenth of a short program's exit write, once
    over the old file and once over the new).  Versions 1 and 2 are still
-   read.  */
-#define PPC_VERSION 3u
+   read.  Version 4: a sampled profile's leaf PCs, "leaf" records after a
+   node's paths; versions 1 to 3 are still read (without any).  */
+#define PPC_VERSION 4u
 #define PPC_NO_FN UINT32_MAX
 #define PPC_MAX_METRICS 8
 /* CFG versions of one function (name and source) a profile keeps: builds
@@ -76,6 +77,15 @@ typedef struct
   char *source;
 } ppc_fn;
 
+/* A sampled context's samples at one instruction (DCPI's per-PC
+   histogram, Anderson et al., SOSP'97): OFFSET bytes past the start of
+   the node's function (its name's "<object>+0x<offset>"), the
+   interrupted PC of SAMPLES samples.  */
+typedef struct
+{
+  uint64_t offset, samples;
+} ppc_leaf;
+
 /* A path executed in a context: its Ball-Larus id, its count, and each
    metric's accumulated (exclusive) value.  */
 typedef struct
@@ -97,6 +107,11 @@ typedef struct
   uint64_t excl[PPC_MAX_METRICS];
   ppc_path *paths;   /* ids ascending, counts non-zero */
   uint64_t npaths;
+  /* sampled profiles (PP_FN_SAMPLED): samples by interrupted PC, offsets
+     ascending, samples non-zero; they add up to at most excl[0] (the
+     rest: samples whose PC the sampler had no room for) */
+  ppc_leaf *leaves;
+  uint64_t nleaves;
 } ppc_node;
 
 /* One metric: its name as given to -fprofile-paths-metric ("cycles",

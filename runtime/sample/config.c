@@ -1,7 +1,6 @@
 /* The sampler's settings, read once at start (init.c) from the
-   environment `ppprof record` sets, and the state every part of the
-   sampler reads: whether it samples, whether the profile is being
-   written.  The settings (all read here but PPGCC_SAMPLE_STATS, which
+   environment `ppprof record` sets into __pp_sample_config (state.c).
+   The settings (all read here but PPGCC_SAMPLE_STATS, which
    init.c reads when it writes the profile):
 
      PPGCC_SAMPLE_FILE   the .ppc to write (default: the program's
@@ -15,6 +14,10 @@
      PPGCC_SAMPLE_PERIOD events per sample of a hardware event (default
                          1e9 / HZ)
      PPGCC_SAMPLE_NODES  calling contexts per thread (default 65536)
+     PPGCC_SAMPLE_LEAVES (context, PC) pairs per thread whose samples
+                         are kept (default 65536; a sample past them
+                         counts in its context without its PC, said at
+                         report time)
      PPGCC_SAMPLE_CALLS  0: no trampoline, no call counts (default 1;
                          off by itself under a shadow stack)
      PPGCC_SAMPLE_STATS  set: a line per thread at the end on stderr
@@ -33,10 +36,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-PPS_HIDDEN struct pps_config __pp_sample_config;
-PPS_HIDDEN atomic_int __pp_sample_stopping;
-PPS_HIDDEN int __pp_sample_active;
 
 /* Whether the kernel keeps a shadow stack for this thread (x86 CET): a
    return through the trampoline would then fault, the return address on
@@ -87,6 +86,8 @@ __pp_sample_configure (void)
   c->hz = env_long ("PPGCC_SAMPLE_HZ", 200, 1, 100000);
   c->nodes = (uint32_t) env_long ("PPGCC_SAMPLE_NODES", 65536, 64,
                                   1L << 26);
+  c->leaves = (uint32_t) env_long ("PPGCC_SAMPLE_LEAVES", 65536, 4,
+                                   1L << 26);
   const char *ev = getenv ("PPGCC_SAMPLE_EVENT");
   if (!ev || !*ev)
     ev = "cpu-clock";

@@ -21,7 +21,10 @@
      root hold the samples that have no whole call path;
      "[lost: signal held]", "[lost: handler busy]", "[lost: thread not
      set up]" the periods no sample was taken for (handler.c), each
-     period one in "samples", its time in the second metric.  */
+     period one in "samples", its time in the second metric;
+   - a node's leaf PCs (its samples by interrupted instruction, state.c)
+     are "leaf" records, each PC as its offset from the node's function
+     entry, in the same object.  */
 #define _GNU_SOURCE
 #include "../lib_in_runtime.h"
 #include "pp/ppc.h"
@@ -73,6 +76,14 @@ struct builder
   } *node_key;
   uint32_t *node_slot, node_mask;
   uint64_t period;
+  /* every thread's leaf PCs, by profile node: summed and sorted at the
+     end */
+  struct bleaf
+  {
+    uint32_t node;
+    uint64_t offset, samples;
+  } *leaves;
+  size_t nleaves, leaves_cap;
 };
 
 static uint64_t
@@ -206,11 +217,63 @@ add_thread (struct builder *b, const struct pps_thread *t)
         v = UINT64_MAX;
       pn->excl[1] = pp_add_sat (pn->excl[1], v);
     }
+  /* the leaf PCs, as offsets from their node's function (the sampled
+     frame's IP is at or past its FDE's start, handler.c) */
+  for (uint32_t u = 0; u < t->nleaves && u < t->leaf_cap; u++)
+    {
+      const struct pps_leaf *l = &t->leaves[t->leaf_used[u]];
+      if (!l->samples || l->node >= n || !incl[l->node])
+        continue;
+      if (b->nleaves == b->leaves_cap)
+        break; /* a sample that came after the count (stopping is set) */
+      uint64_t fn = t->nodes[l->node].fn;
+      if (fn < PPS_FN_PSEUDO_END || l->pc < fn)
+        continue;
+      b->leaves[b->nleaves++] = (struct bleaf){ to[l->node], l->pc - fn,
+                                                l->samples };
+    }
   rc = 0;
 out:
   free (incl);
   free (to);
   return rc;
+}
+
+static int
+leaf_order (const void *x, const void *y)
+{
+  const struct bleaf *a = x, *b = y;
+  if (a->node != b->node)
+    return a->node < b->node ? -1 : 1;
+  return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+/* The leaves gathered from every thread, summed by (node, offset), into
+   their nodes.  */
+static int
+attach_leaves (struct builder *b)
+{
+  qsort (b->leaves, b->nleaves, sizeof *b->leaves, leaf_order);
+  for (size_t i = 0; i < b->nleaves;)
+    {
+      size_t e = i;
+      while (e < b->nleaves && b->leaves[e].node == b->leaves[i].node)
+        e++;
+      ppc_node *pn = &b->p.nodes[b->leaves[i].node];
+      pn->leaves = malloc ((e - i) * sizeof *pn->leaves);
+      if (!pn->leaves)
+        return -1;
+      for (; i < e; i++)
+        {
+          ppc_leaf *last = pn->nleaves ? &pn->leaves[pn->nleaves - 1] : NULL;
+          if (last && last->offset == b->leaves[i].offset)
+            last->samples = pp_add_sat (last->samples, b->leaves[i].samples);
+          else
+            pn->leaves[pn->nleaves++] = (ppc_leaf){ b->leaves[i].offset,
+                                                    b->leaves[i].samples };
+        }
+    }
+  return 0;
 }
 
 static int
@@ -232,10 +295,15 @@ build (struct builder *b)
   __pp_segments_load (&b->now, 1);
   /* room for every node of every thread, and "[lost: thread not set
      up]": no reallocation below */
-  size_t total = 2;
+  size_t total = 2, leaves = 1;
   for (struct pps_thread *t = atomic_load (&__pp_sample_threads); t;
        t = t->next)
-    total += t->nnodes;
+    {
+      total += t->nnodes;
+      leaves += t->nleaves;
+    }
+  b->leaves = malloc (leaves * sizeof *b->leaves);
+  b->leaves_cap = leaves;
   size_t cap = 1;
   while (cap < 2 * total)
     cap <<= 1;
@@ -246,7 +314,7 @@ build (struct builder *b)
   b->fn_slot = calloc (cap, sizeof *b->fn_slot);
   b->node_slot = calloc (cap, sizeof *b->node_slot);
   if (!p->nodes || !p->fns || !b->fn_key || !b->node_key || !b->fn_slot
-      || !b->node_slot)
+      || !b->node_slot || !b->leaves)
     return -1;
   b->fn_mask = b->node_mask = (uint32_t) cap - 1;
   /* the root */
@@ -259,6 +327,8 @@ build (struct builder *b)
        t = t->next)
     if (add_thread (b, t) < 0)
       return -1;
+  if (attach_leaves (b) < 0)
+    return -1;
   uint64_t lost = atomic_load (&__pp_sample_no_thread);
   if (lost)
     {
@@ -284,6 +354,7 @@ builder_free (struct builder *b)
   free (b->fn_slot);
   free (b->node_key);
   free (b->node_slot);
+  free (b->leaves);
 }
 
 /* --------------------------------------------------------------- file */

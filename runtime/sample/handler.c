@@ -22,8 +22,12 @@
    before the new one goes in.  A sample in the trampoline's own work
    is unsafe.
 
-   Async-signal safety: nothing here allocates.  Nodes come from the
-   thread's pool (thread.c); libunwind's local unwinding is made for
+   The sample's innermost node also counts it at the interrupted PC, in
+   the thread's leaf table (state.c), from which the reports give
+   samples by instruction and source line.
+
+   Async-signal safety: nothing here allocates.  Nodes and leaf entries
+   come from the thread's mapping (thread.c, filled by state.c); libunwind's local unwinding is made for
    signal handlers (per-thread caches, set up by init.c).  A sample that
    lands where the stack must not be walked (inside dlopen, where the
    loader's lists change under libunwind's dl_iterate_phdr, or inside the
@@ -50,39 +54,6 @@
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <ucontext.h>
-
-static uint32_t
-hash3 (uint64_t a, uint64_t b, uint64_t c)
-{
-  uint64_t h = a * 0x9e3779b97f4a7c15ull;
-  h ^= b + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
-  h ^= c + 0x85ebca6b0b6f4b33ull + (h << 6) + (h >> 2);
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9ull;
-  return (uint32_t) (h ^ (h >> 32));
-}
-
-PPS_HIDDEN uint32_t
-__pp_sample_child (struct pps_thread *t, uint32_t parent, uint64_t fn,
-                   uint64_t site)
-{
-  uint32_t b = hash3 (parent, fn, site) & (t->nbuckets - 1);
-  for (uint32_t k = t->buckets[b]; k; k = t->nodes[k - 1].next)
-    {
-      const struct pps_node *n = &t->nodes[k - 1];
-      if (n->parent == parent && n->fn == fn && n->site == site)
-        return k - 1;
-    }
-  if (t->nnodes == t->cap)
-    return UINT32_MAX;
-  uint32_t i = t->nnodes;
-  t->nodes[i] = (struct pps_node){ fn, site, 0, 0, 0, parent, t->buckets[b] };
-  /* the node is whole before the bucket points at it */
-  atomic_signal_fence (memory_order_release);
-  t->buckets[b] = i + 1;
-  t->nnodes = i + 1;
-  return i;
-}
 
 static int
 in_trampoline (uint64_t ip)
@@ -220,10 +191,11 @@ insert (struct pps_thread *t, uint32_t n, uint32_t base, int cacheable,
     }
   t->nodes[parent].samples++;
   t->nodes[parent].periods += periods;
+  /* the interrupted instruction, for the samples by PC and source
+     line (DCPI §4.2) */
+  __pp_sample_leaf (t, parent, t->scratch[0].ip);
   t->cache_depth = cacheable ? prefix + n : 0;
 }
-
-PPS_HIDDEN atomic_uint_fast64_t __pp_sample_no_thread;
 
 PPS_HIDDEN void
 __pp_sample_handler (int sig, siginfo_t *si, void *uc)

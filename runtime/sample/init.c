@@ -148,12 +148,14 @@ __pp_sample_finish (void)
       fprintf (stderr, "ppgcc sampler: thread %ld: %llu samples, %llu "
                "unwound to the trampoline's mark only, %llu unsafe, %llu "
                "partial, %llu non-local exits, %llu periods lost with "
-               "the signal held, %llu with the handler busy\n", (long) t->tid,
+               "the signal held, %llu with the handler busy, %llu without "
+               "their PC (leaf table full)\n", (long) t->tid,
                (unsigned long long) t->samples,
                (unsigned long long) t->suffix_samples,
                (unsigned long long) t->unsafe_samples,
                (unsigned long long) t->partial,
                (unsigned long long) t->nonlocal_exits,
                (unsigned long long) t->held,
-               (unsigned long long) t->busy);
+               (unsigned long long) t->busy,
+               (unsigned long long) t->leaf_full);
 }

@@ -43,25 +43,10 @@
 
 #define PUBLIC __attribute__ ((visibility ("default")))
 
-/* The next definition of NAME (the C library's), or abort with one line
-   when there is none.  */
-static void *
-next (const char *name)
-{
-  void *f = dlsym (RTLD_NEXT, name);
-  if (!f)
-    {
-      fprintf (stderr, "ppgcc sampler: %s not found after the sampler "
-               "(dlsym: %s)\n", name, dlerror ());
-      abort ();
-    }
-  return f;
-}
-
 #define REAL(type, name)                                                    \
   static type real_##name;                                                  \
   if (!real_##name)                                                         \
-    real_##name = (type) next (#name)
+    real_##name = (type) __pp_sample_next (#name)
 
 /* ------------------------------------------------------------ threads */
 
@@ -402,50 +387,10 @@ typedef int (*sigmask_fn) (int, const sigset_t *, sigset_t *);
 typedef void (*handler_fn) (int);
 typedef handler_fn (*signal_fn) (int, handler_fn);
 
-/* The program's action for the sampler's signal (zero: SIG_DFL).  */
-static struct sigaction program_action;
-
 static int
 sampler_signal (int sig)
 {
   return __pp_sample_active && sig == __pp_sample_config.signo;
-}
-
-PPS_HIDDEN int
-__pp_sample_real_sigaction (int sig, const struct sigaction *act,
-                            struct sigaction *old)
-{
-  REAL (sigaction_fn, sigaction);
-  return real_sigaction (sig, act, old);
-}
-
-PPS_HIDDEN int
-__pp_sample_real_sigmask (int how, const sigset_t *set, sigset_t *old)
-{
-  REAL (sigmask_fn, pthread_sigmask);
-  return real_pthread_sigmask (how, set, old);
-}
-
-PPS_HIDDEN void
-__pp_sample_unblock (void)
-{
-  sigset_t s;
-  sigemptyset (&s);
-  sigaddset (&s, __pp_sample_config.signo);
-  __pp_sample_real_sigmask (SIG_UNBLOCK, &s, NULL);
-}
-
-PPS_HIDDEN void
-__pp_sample_forward (int sig, siginfo_t *si, void *uc)
-{
-  struct sigaction a = program_action;
-  if (a.sa_flags & SA_SIGINFO)
-    {
-      if (a.sa_sigaction)
-        a.sa_sigaction (sig, si, uc);
-    }
-  else if (a.sa_handler != SIG_DFL && a.sa_handler != SIG_IGN)
-    a.sa_handler (sig);
 }
 
 /* SET without the sampler's signal (in COPY) when it would block it.  */
@@ -467,9 +412,9 @@ sigaction (int sig, const struct sigaction *act, struct sigaction *old)
   if (sampler_signal (sig))
     {
       if (old)
-        *old = program_action;
+        *old = __pp_sample_program_action;
       if (act)
-        program_action = *act;
+        __pp_sample_program_action = *act;
       return 0;
     }
   if (act && __pp_sample_active
@@ -493,8 +438,8 @@ signal (int sig, handler_fn h)
   a.sa_handler = h;
   a.sa_flags = SA_RESTART; /* glibc's signal: BSD semantics */
   sigemptyset (&a.sa_mask);
-  struct sigaction old = program_action;
-  program_action = a;
+  struct sigaction old = __pp_sample_program_action;
+  __pp_sample_program_action = a;
   return (old.sa_flags & SA_SIGINFO)
              ? (handler_fn) (void (*) (void)) old.sa_sigaction
              : old.sa_handler;

@@ -1,7 +1,8 @@
 /* Per-thread state of the sampler (csprof §2.5.5: each thread has its
    own cached call stack and tree): one anonymous mapping per thread,
    made when the thread starts, holding the node pool, its hash buckets,
-   the cached call stack and the handler's scratch, so that the handler
+   the cached call stack, the handler's scratch and the leaf table
+   (samples per context and PC, state.c), so that the handler
    never allocates (csprof §2.2, footnote 4).  The sample source is
    armed per thread: a CPU-time timer (timer_create on
    CLOCK_THREAD_CPUTIME_ID, delivered to this thread by SIGEV_THREAD_ID),
@@ -28,47 +29,24 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-PPS_HIDDEN struct pps_thread *_Atomic __pp_sample_threads;
-
-static __thread struct pps_thread *self
-    __attribute__ ((tls_model ("initial-exec")));
-
-PPS_HIDDEN struct pps_thread *
-__pp_sample_self (void)
-{
-  return self;
-}
-
 static size_t
 round_up (size_t n, size_t to)
 {
   return (n + to - 1) / to * to;
 }
 
-/* T's tree emptied; its buckets too, unless FRESH (just mapped: zero
-   already, and left untouched, 256 KiB of page faults a thread spared).  */
+/* T's tree and leaf table emptied (FRESH: just mapped, state.c), and
+   its counts.  */
 static void
 thread_reset (struct pps_thread *t, int fresh)
 {
-  if (!fresh)
-    memset (t->buckets, 0, t->nbuckets * sizeof *t->buckets);
-  t->nnodes = 1;
-  t->nodes[0] = (struct pps_node){ PPS_FN_ROOT, 0, 0, 0, 0, UINT32_MAX, 0 };
-  /* the pseudo-functions first, so that a full pool still has them */
-  for (uint64_t f = PPS_FN_PARTIAL; f <= PPS_FN_BUSY; f++)
-    __pp_sample_child (t, 0, f, 0);
+  __pp_sample_tree_reset (t, fresh);
   t->cache_depth = 0;
   t->mark_slot = NULL; /* taken out first (__pp_sample_after_fork) */
   t->suffix_samples = 0;
   t->samples = t->partial = t->unsafe_samples = t->lost = 0;
   t->nonlocal_exits = 0;
   t->held = t->busy = 0;
-}
-
-PPS_HIDDEN void
-__pp_sample_thread_reset (struct pps_thread *t)
-{
-  thread_reset (t, 0);
 }
 
 /* The calling thread's stack, where the trampoline may go; none known:
@@ -103,7 +81,13 @@ thread_alloc (void)
                                64);
   size_t off_scratch = off_cache + PPS_MAX_DEPTH * sizeof (struct pps_frame);
   size_t off_fn = off_scratch + PPS_MAX_DEPTH * sizeof (struct pps_frame);
-  size_t len = round_up (off_fn + PPS_MAX_DEPTH * sizeof (uint64_t), 4096);
+  uint32_t nl = 4;
+  while (nl < __pp_sample_config.leaves)
+    nl <<= 1;
+  size_t off_leaves = round_up (off_fn + PPS_MAX_DEPTH * sizeof (uint64_t),
+                                64);
+  size_t off_used = off_leaves + (size_t) nl * sizeof (struct pps_leaf);
+  size_t len = round_up (off_used + (size_t) nl * sizeof (uint32_t), 4096);
   char *m = mmap (NULL, len, PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
@@ -117,6 +101,9 @@ thread_alloc (void)
   t->cache = (struct pps_frame *) (m + off_cache);
   t->scratch = (struct pps_frame *) (m + off_scratch);
   t->scratch_fn = (uint64_t *) (m + off_fn);
+  t->leaves = (struct pps_leaf *) (m + off_leaves);
+  t->leaf_used = (uint32_t *) (m + off_used);
+  t->leaf_cap = nl;
   t->perf_fd = -1;
   t->tid = (pid_t) syscall (SYS_gettid);
   thread_reset (t, 1);
@@ -210,8 +197,8 @@ __pp_sample_warm_up (void)
 PPS_HIDDEN struct pps_thread *
 __pp_sample_thread_start (void)
 {
-  if (self)
-    return self;
+  if (__pp_sample_self ())
+    return __pp_sample_self ();
   struct pps_thread *t = thread_alloc ();
   if (!t)
     {
@@ -223,7 +210,7 @@ __pp_sample_thread_start (void)
   t->next = atomic_load (&__pp_sample_threads);
   while (!atomic_compare_exchange_weak (&__pp_sample_threads, &t->next, t))
     ;
-  self = t;
+  __pp_sample_set_self (t);
   __pp_sample_warm_up ();
   /* a thread created with every signal blocked would hold the
      sampler's until it ends: its own time would go unsampled */
@@ -256,8 +243,8 @@ __pp_sample_thread_stop (struct pps_thread *t)
       close (t->perf_fd);
       t->perf_fd = -1;
     }
-  if (t == self)
-    self = NULL;
+  if (t == __pp_sample_self ())
+    __pp_sample_set_self (NULL);
   atomic_signal_fence (memory_order_seq_cst);
   t->unsafe--;
 }
@@ -270,7 +257,7 @@ __pp_sample_thread_stop (struct pps_thread *t)
 PPS_HIDDEN void
 __pp_sample_after_fork (void)
 {
-  struct pps_thread *t = self;
+  struct pps_thread *t = __pp_sample_self ();
   struct pps_thread *all = atomic_load (&__pp_sample_threads);
   for (struct pps_thread *o = all, *next; o; o = next)
     {
@@ -292,7 +279,7 @@ __pp_sample_after_fork (void)
   t->unsafe++;
   atomic_signal_fence (memory_order_seq_cst);
   __pp_sample_unmark (t, (uint64_t) __builtin_frame_address (0));
-  __pp_sample_thread_reset (t);
+  thread_reset (t, 0);
   atomic_signal_fence (memory_order_seq_cst);
   t->unsafe--;
   arm (t);

@@ -192,7 +192,7 @@ test_round_trip (void)
   size_t len;
   char *buf = encode (&p, &len);
   CU_ASSERT_FATAL (buf != NULL);
-  CU_ASSERT_EQUAL (strncmp (buf, "ppgcc-context-profile 3\n", 24), 0);
+  CU_ASSERT_EQUAL (strncmp (buf, "ppgcc-context-profile 4\n", 24), 0);
   CU_ASSERT_EQUAL (buf[len - 1], '\n');
   /* Printable ASCII, one record per line.  */
   int clean = 1;
@@ -573,7 +573,7 @@ test_merge_metric_lists (void)
   /* Each metric's runs survive the file (format version 2 on).  */
   size_t len;
   char *buf = encode (&a, &len);
-  CU_ASSERT (!strncmp (buf, "ppgcc-context-profile 3\n", 24));
+  CU_ASSERT (!strncmp (buf, "ppgcc-context-profile 4\n", 24));
   ppc_profile q;
   CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
   CU_ASSERT_EQUAL (q.metrics[0].runs, 3);
@@ -617,6 +617,94 @@ test_version_1 (void)
               "metric \"cycles\" \"tsc\" \"ticks\" 1 2 5\nfunctions 0\n"
               "nodes 1\nnode 0 - - \"\" 0 0 0 0\n", &len);
   expect_reject (buf, len, "line 5: a metric counts more runs than the file");
+  free (buf);
+}
+
+static void
+set_leaves (ppc_node *n, const uint64_t (*l)[2], uint64_t count)
+{
+  n->leaves = calloc (count, sizeof *n->leaves);
+  for (uint64_t k = 0; k < count; k++)
+    n->leaves[k] = (ppc_leaf){ l[k][0], l[k][1] };
+  n->nleaves = count;
+}
+
+/* A sampled profile's leaf PCs (version 4): they survive the file, add
+   by offset in a merge, and must ascend; a version 3 file (sampled
+   before leaves were kept) still reads, without any, and a "leaf"
+   record in it is not one.  */
+static void
+test_leaves (void)
+{
+  ppc_profile a, b;
+  init_profile (&a, 1, 1);
+  uint32_t f = add_fn (&a, "prog+0x1130", 0, "");
+  uint32_t n = add_node (&a, 0, f, "", 0, 0, 9);
+  static const uint64_t la[][2] = { { 4, 3 }, { 17, 5 } };
+  set_leaves (&a.nodes[n], la, 2);
+  char *buf;
+  size_t len;
+  const char *why = NULL;
+  CU_ASSERT_EQUAL_FATAL (ppc_encode (&a, &buf, &len), 0);
+  CU_ASSERT_PTR_NOT_NULL (strstr (buf, "\nleaf 4 3\nleaf 17 5\n"));
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &b, &why), 0);
+  free (buf);
+  CU_ASSERT_EQUAL_FATAL (b.nodes[1].nleaves, 2);
+  CU_ASSERT_EQUAL (b.nodes[1].leaves[1].offset, 17);
+  CU_ASSERT_EQUAL (b.nodes[1].leaves[1].samples, 5);
+  /* merged: offsets of both, samples added where they meet */
+  ppc_profile c;
+  init_profile (&c, 1, 1);
+  f = add_fn (&c, "prog+0x1130", 0, "");
+  n = add_node (&c, 0, f, "", 0, 0, 4);
+  static const uint64_t lc[][2] = { { 0, 1 }, { 17, 2 }, { 30, 1 } };
+  set_leaves (&c.nodes[n], lc, 3);
+  CU_ASSERT_EQUAL_FATAL (ppc_merge (&b, &c, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (b.nodes[1].nleaves, 4);
+  CU_ASSERT_EQUAL (b.nodes[1].leaves[0].offset, 0);
+  CU_ASSERT_EQUAL (b.nodes[1].leaves[2].offset, 17);
+  CU_ASSERT_EQUAL (b.nodes[1].leaves[2].samples, 7);
+  CU_ASSERT_EQUAL (b.nodes[1].leaves[3].offset, 30);
+  CU_ASSERT_EQUAL (b.nodes[1].excl[0], 13);
+  /* not ascending: refused */
+  a.nodes[n].leaves[1].offset = 4;
+  CU_ASSERT_EQUAL_FATAL (ppc_encode (&a, &buf, &len), 0);
+  expect_reject (buf, len, "line 12: leaf offsets not ascending");
+  free (buf);
+  ppc_free (&a);
+  ppc_free (&b);
+  ppc_free (&c);
+  /* version 3, as the sampler wrote it before: read, no leaves */
+  const char *v3 = "ppgcc-context-profile 3\nruns 1\nkind cct\nmetrics 1\n"
+                   "metric \"samples\" \"timer\" \"samples\" 0 0 1\n"
+                   "functions 1\nfn 0 \"prog+0x1130\" 0 64 0 \"\" \"\"\n"
+                   "nodes 2\nnode 0 - - \"\" 0 0 0 0\n"
+                   "node 1 0 0 \"\" 0 0 0 9\n";
+  size_t n3 = strlen (v3);
+  buf = malloc (n3 + 64);
+  memcpy (buf, v3, n3);
+  snprintf (buf + n3, 64, "end 10 %016llx\n",
+            (unsigned long long) pp_sum64_lanes (v3, n3));
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, strlen (buf), &b, &why), 0);
+  CU_ASSERT_EQUAL (b.nnodes, 2);
+  CU_ASSERT_EQUAL (b.nodes[1].excl[0], 9);
+  CU_ASSERT_EQUAL (b.nodes[1].nleaves, 0);
+  ppc_free (&b);
+  free (buf);
+  /* a leaf record in a version 3 file is not one of its records */
+  const char *v3leaf = "ppgcc-context-profile 3\nruns 1\nkind cct\n"
+                       "metrics 1\n"
+                       "metric \"samples\" \"timer\" \"samples\" 0 0 1\n"
+                       "functions 1\n"
+                       "fn 0 \"prog+0x1130\" 0 64 0 \"\" \"\"\n"
+                       "nodes 2\nnode 0 - - \"\" 0 0 0 0\n"
+                       "node 1 0 0 \"\" 0 0 0 9\nleaf 4 9\n";
+  n3 = strlen (v3leaf);
+  buf = malloc (n3 + 64);
+  memcpy (buf, v3leaf, n3);
+  snprintf (buf + n3, 64, "end 11 %016llx\n",
+            (unsigned long long) pp_sum64_lanes (v3leaf, n3));
+  expect_reject (buf, strlen (buf), "line 11: more records than counted");
   free (buf);
 }
 
@@ -744,10 +832,10 @@ test_corrupted (void)
   free (buf);
 
   expect_reject ("PPD\x01", 4, "not a ppgcc context profile");
-  const char *v4 = "ppgcc-context-profile 4\nend 1 0\n";
-  expect_reject (v4, strlen (v4),
-                 "context profile format version 4 not supported by this "
-                 "ppgcc (it reads versions 1 to 3)");
+  const char *v5 = "ppgcc-context-profile 5\nend 1 0\n";
+  expect_reject (v5, strlen (v5),
+                 "context profile format version 5 not supported by this "
+                 "ppgcc (it reads versions 1 to 4)");
 }
 
 /* Every number reads back as written, at each digit count: the writer
@@ -997,6 +1085,7 @@ pp_add_ppc_tests (void)
                test_merge_versions_subtree);
   CU_add_test (s, "merge: other metric lists", test_merge_metric_lists);
   CU_add_test (s, "version 1 files", test_version_1);
+  CU_add_test (s, "leaf PCs of sampled profiles (version 4)", test_leaves);
   CU_add_test (s, "merge: refused when units or kinds differ",
                test_merge_refused);
   CU_add_test (s, "truncated files", test_truncated);
