@@ -8,11 +8,11 @@
    /proc/self/exe) with ".ppc" appended, under $PPGCC_PREFIX as .ppd files
    are.
 
-   The encoding (lib/ppc_codec.c, doc/ppc-format.md) is a line-based text
-   format with a version, a trailing line count and an FNV-1a checksum, so
-   that truncation and corruption are detected; files are written
-   atomically (temporary, fsync, rename; the runtime syncs only under
-   PPGCC_FSYNC=1).
+   The encoding (lib/ppc_read.c, ppc_write.c, ppc_merge.c;
+   doc/ppc-format.md) is a line-based text format with a version, a
+   trailing line count and a checksum, so that truncation and corruption
+   are detected; files are written atomically (temporary, fsync, rename;
+   the runtime syncs only under PPGCC_FSYNC=1).
 
    The tree: node 0 is the root (fn == PPC_NO_FN); the main thread's entry
    function and every other thread's start routine are its children (the
@@ -47,6 +47,9 @@ extern "C" {
    over the old file and once over the new).  Versions 1 and 2 are still
    read.  */
 #define PPC_VERSION 3u
+/* The first word of every .ppc file, before its version: how the runtime
+   knows a file it may merge into.  */
+#define PPC_MAGIC "ppgcc-context-profile"
 #define PPC_NO_FN UINT32_MAX
 #define PPC_MAX_METRICS 8
 /* CFG versions of one function (name and source) a profile keeps: builds
