@@ -11,7 +11,7 @@
    an IPS is a subpath, a call, the callee's subpath, the return...).  The
    walk keeps its continuation (what to do when the current callee path
    returns) as a chain of frames on the C stack.  */
-#include "ipp-internal.h"
+#include "pp/alloc.h"
 #include "pp/ipp.h"
 
 #include <stdarg.h>
@@ -145,8 +145,8 @@ set_grow (ctx *c)
   char *oldu = c->used;
   size_t oldcap = c->setcap;
   c->setcap = oldcap ? 2 * oldcap : 64;
-  c->set = ipp_xcalloc (c->setcap, sizeof *c->set);
-  c->used = ipp_xcalloc (c->setcap, 1);
+  c->set = pp_xcalloc (c->setcap, sizeof *c->set);
+  c->used = pp_xcalloc (c->setcap, 1);
   for (size_t i = 0; i < oldcap; i++)
     if (oldu[i])
       {
@@ -194,7 +194,7 @@ push (ctx *c, int sedge)
   if (c->len == c->bufcap)
     {
       c->bufcap = c->bufcap ? 2 * c->bufcap : 64;
-      c->buf = ipp_xrealloc (c->buf, c->bufcap * sizeof *c->buf);
+      c->buf = pp_xrealloc (c->buf, c->bufcap * sizeof *c->buf);
     }
   c->buf[c->len++] = sedge;
   return 0;
@@ -359,7 +359,7 @@ static int
 load_paths (ctx *c, int o, const pp_ipp_profile *pr)
 {
   owner *w = owner_of (c, o);
-  w->paths = ipp_xcalloc (pr->nids ? pr->nids : 1, sizeof *w->paths);
+  w->paths = pp_xcalloc (pr->nids ? pr->nids : 1, sizeof *w->paths);
   for (size_t i = 0; i < pr->nids; i++)
     {
       opath *p = &w->paths[w->npaths];
@@ -367,8 +367,8 @@ load_paths (ctx *c, int o, const pp_ipp_profile *pr)
       if (p->len <= 0)
         return fail (c, "owner %d: path id %d out of range", o, (int) i);
       w->npaths++;
-      p->at = ipp_xcalloc (p->len, sizeof (int));
-      p->sedge = ipp_xcalloc (p->len, sizeof (int));
+      p->at = pp_xcalloc (p->len, sizeof (int));
+      p->sedge = pp_xcalloc (p->len, sizeof (int));
       for (int t = 0; t < p->len; t++)
         {
           p->at[t] = w->n->dag[p->edge[t]].dst;
@@ -408,9 +408,9 @@ index_owners (ctx *c, const pp_ipp_profile *caller,
   for (int o = -1; o < s->num_sites; o++)
     {
       owner *w = owner_of (c, o);
-      w->part_off = ipp_xcalloc (w->nn + 1, sizeof (int));
-      w->parts = ipp_xcalloc (w->nn ? w->nn : 1, sizeof (int));
-      w->emap = ipp_xcalloc (w->n ? w->n->num_cfg_edges + 1 : 1, sizeof (int));
+      w->part_off = pp_xcalloc (w->nn + 1, sizeof (int));
+      w->parts = pp_xcalloc (w->nn ? w->nn : 1, sizeof (int));
+      w->emap = pp_xcalloc (w->n ? w->n->num_cfg_edges + 1 : 1, sizeof (int));
       for (int e = 0; w->n && e < w->n->num_cfg_edges; e++)
         w->emap[e] = -1;
     }
@@ -421,7 +421,7 @@ index_owners (ctx *c, const pp_ipp_profile *caller,
       owner *w = owner_of (c, o);
       for (int v = 0; v < w->nn; v++)
         w->part_off[v + 1] += w->part_off[v];
-      w->parts = ipp_xrealloc (w->parts, (w->part_off[w->nn] + 1)
+      w->parts = pp_xrealloc (w->parts, (w->part_off[w->nn] + 1)
                                              * sizeof (int));
     }
   for (int x = 0; x < s->num_nodes; x++)
@@ -455,9 +455,9 @@ index_points (ctx *c)
 {
   const pp_ipp_supergraph *s = c->s;
   int nn = s->num_nodes;
-  c->site_off = ipp_xcalloc (nn + 1, sizeof (int));
-  c->site_list = ipp_xcalloc (s->num_sites + 1, sizeof (int));
-  c->bypass = ipp_xcalloc (nn, sizeof (int));
+  c->site_off = pp_xcalloc (nn + 1, sizeof (int));
+  c->site_list = pp_xcalloc (s->num_sites + 1, sizeof (int));
+  c->bypass = pp_xcalloc (nn, sizeof (int));
   for (int i = 0; i < s->num_sites; i++)
     c->site_off[s->site_entry[i] + 1]++;
   for (int x = 0; x < nn; x++)
@@ -465,7 +465,7 @@ index_points (ctx *c)
       c->site_off[x + 1] += c->site_off[x];
       c->bypass[x] = -1;
     }
-  int *fill = ipp_xcalloc (nn, sizeof (int));
+  int *fill = pp_xcalloc (nn, sizeof (int));
   for (int i = 0; i < s->num_sites; i++)
     {
       int x = s->site_entry[i];
@@ -506,13 +506,13 @@ static void
 index_rests (ctx *c)
 {
   const pp_ipp_supergraph *s = c->s;
-  c->rest = ipp_xcalloc (s->num_sites + 1, sizeof *c->rest);
-  c->nrest = ipp_xcalloc (s->num_sites + 1, sizeof *c->nrest);
+  c->rest = pp_xcalloc (s->num_sites + 1, sizeof *c->rest);
+  c->nrest = pp_xcalloc (s->num_sites + 1, sizeof *c->nrest);
   for (int i = 0; i < s->num_sites; i++)
     {
       const pp_ipp_node *at = &s->nodes[s->site_entry[i]];
       const owner *w = owner_of (c, at->owner);
-      visit *r = ipp_xcalloc (w->npaths + 1, sizeof *r);
+      visit *r = pp_xcalloc (w->npaths + 1, sizeof *r);
       int nr = 0;
       for (int q = 0; q < w->npaths; q++)
         for (int t = 0; t < w->paths[q].len; t++)
@@ -621,7 +621,7 @@ pp_ipp_compose (const pp_ipp_supergraph *s, const pp_numbering *sn,
       snprintf (err, errlen, "the numbering is not the supergraph's");
       return -1;
     }
-  c.own = ipp_xcalloc (s->num_sites + 1, sizeof *c.own);
+  c.own = pp_xcalloc (s->num_sites + 1, sizeof *c.own);
   if (index_owners (&c, caller, sites) == 0 && index_points (&c) == 0)
     for (int o = -1; o < s->num_sites && !c.stop; o++)
       load_paths (&c, o, o < 0 ? caller : &sites[o]);
@@ -633,7 +633,7 @@ pp_ipp_compose (const pp_ipp_supergraph *s, const pp_numbering *sn,
   int rc = c.stop;
   if (rc == 0 && c.count)
     {
-      *out = ipp_xcalloc (c.count, sizeof **out);
+      *out = pp_xcalloc (c.count, sizeof **out);
       for (size_t k = 0; k < c.setcap; k++)
         if (c.used[k])
           (*out)[(*nout)++] = c.set[k];

@@ -2,7 +2,7 @@
    Fig 3.12): the caller's CFG with each chosen call's callee spliced in.
    See include/pp/ipp.h for the layout, which the plugin, the tools and
    the tests rely on.  */
-#include "ipp-internal.h"
+#include "pp/alloc.h"
 #include "pp/ipp.h"
 
 #include <stdio.h>
@@ -59,7 +59,7 @@ add_part (pp_graph *sg, pp_ipp_supergraph *s, int *cap, const owner_map *m,
   if (id >= *cap)
     {
       *cap = 2 * id + 16;
-      s->nodes = ipp_xrealloc (s->nodes, *cap * sizeof *s->nodes);
+      s->nodes = pp_xrealloc (s->nodes, *cap * sizeof *s->nodes);
     }
   s->nodes[id] = (pp_ipp_node) { owner, v, part };
   return id;
@@ -73,7 +73,7 @@ add_edge (pp_ipp_supergraph *s, int *cap, int src, int dst, unsigned flags,
   if (id >= *cap)
     {
       *cap = 2 * id + 16;
-      s->edges = ipp_xrealloc (s->edges, *cap * sizeof *s->edges);
+      s->edges = pp_xrealloc (s->edges, *cap * sizeof *s->edges);
     }
   s->edges[id] = info;
   return id;
@@ -105,7 +105,7 @@ pp_ipp_build (const pp_graph *caller, const pp_ipp_site *sites, int nsites,
       return NULL;
     }
   int nowners = nsites + 1;
-  owner_map *maps = ipp_xcalloc (nowners, sizeof *maps);
+  owner_map *maps = pp_xcalloc (nowners, sizeof *maps);
   owner_map *m = maps + 1; /* m[-1] is the caller */
   pp_ipp_supergraph *s = NULL;
   for (int o = -1; o < nsites; o++)
@@ -120,9 +120,9 @@ pp_ipp_build (const pp_graph *caller, const pp_ipp_site *sites, int nsites,
       int n = pp_graph_num_nodes (g);
       m[o].g = g;
       m[o].name = o < 0 ? NULL : sites[o].callee_name;
-      m[o].part0 = ipp_xcalloc (n, sizeof (int));
-      m[o].points = ipp_xcalloc (n, sizeof (int));
-      m[o].post = ipp_xcalloc (n, sizeof (int));
+      m[o].part0 = pp_xcalloc (n, sizeof (int));
+      m[o].points = pp_xcalloc (n, sizeof (int));
+      m[o].post = pp_xcalloc (n, sizeof (int));
     }
   /* Call points per block: 0..k-1, each present.  */
   for (int i = 0; i < nsites; i++)
@@ -162,7 +162,7 @@ pp_ipp_build (const pp_graph *caller, const pp_ipp_site *sites, int nsites,
             }
         }
 
-  s = ipp_xcalloc (1, sizeof *s);
+  s = pp_xcalloc (1, sizeof *s);
   s->graph = pp_graph_new ();
   int ncap = 0, ecap = 0;
   for (int o = -1; o < nsites; o++)
@@ -182,8 +182,8 @@ pp_ipp_build (const pp_graph *caller, const pp_ipp_site *sites, int nsites,
   pp_graph_set_entry (s->graph, m[-1].part0[pp_graph_entry (caller)]);
   pp_graph_set_exit (s->graph, m[-1].part0[pp_graph_exit (caller)]);
   s->num_sites = nsites;
-  s->site_entry = ipp_xcalloc (nsites, sizeof (int));
-  s->site_return = ipp_xcalloc (nsites, sizeof (int));
+  s->site_entry = pp_xcalloc (nsites, sizeof (int));
+  s->site_return = pp_xcalloc (nsites, sizeof (int));
   for (int i = 0; i < nsites; i++)
     {
       owner_map *p = &m[sites[i].parent];

@@ -2,12 +2,10 @@
 #ifndef PP_INTERNAL_H
 #define PP_INTERNAL_H
 
+#include "pp/alloc.h"
 #include "pp/core.h"
 
 #include <stddef.h>
-
-void *pp_xrealloc (void *p, size_t n);
-void *pp_xcalloc (size_t n, size_t size);
 
 /* FNV-1a of a node name, for the name indexes.  */
 unsigned pp_hash_name (const char *s);

@@ -1,6 +1,7 @@
 /* What the .ppc codec's three files share (ppc_read.c, ppc_write.c,
-   ppc_merge.c): the format's fixed words and two helpers.  Not installed;
-   in the runtime these names are __pp_ ones (runtime/lib_in_runtime.h).  */
+   ppc_merge.c): the format's fixed words (but PPC_MAGIC, which the
+   runtime needs too: pp/ppc.h) and two helpers.  Not installed; in the
+   runtime these names are __pp_ ones (runtime/lib_in_runtime.h).  */
 #ifndef PP_PPC_INTERNAL_H
 #define PP_PPC_INTERNAL_H
 
@@ -8,7 +9,6 @@
 
 #include <stddef.h>
 
-#define PPC_MAGIC "ppgcc-context-profile"
 #define PPC_NONE "-"
 #define PPC_UNAVAILABLE "unavailable"
 

@@ -14,7 +14,6 @@
 #define _GNU_SOURCE
 #include "lib_in_runtime.h"
 #include "pp/ppc.h"
-#include "ppc_internal.h"
 #include "file_io.h"
 #include "pp/sat.h"
 

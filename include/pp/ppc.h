@@ -8,11 +8,11 @@
    /proc/self/exe) with ".ppc" appended, under $PPGCC_PREFIX as .ppd files
    are.
 
-   The encoding (lib/ppc_codec.c, doc/ppc-format.md) is a line-based text
-   format with a version, a trailing line count and an FNV-1a checksum, so
-   that truncation and corruption are detected; files are written
-   atomically (temporary, fsync, rename; the runtime syncs only under
-   PPGCC_FSYNC=1).
+   The encoding (lib/ppc_read.c, ppc_write.c, ppc_merge.c;
+   doc/ppc-format.md) is a line-based text format with a version, a
+   trailing line count and a checksum, so that truncation and corruption
+   are detected; files are written atomically (temporary, fsync, rename;
+   the runtime syncs only under PPGCC_FSYNC=1).
 
    The tree: node 0 is the root (fn == PPC_NO_FN); the main thread's entry
    function and every other thread's start routine are its children (the
@@ -48,6 +48,9 @@ extern "C" {
    read.  Version 4: a sampled profile's leaf PCs, "leaf" records after a
    node's paths; versions 1 to 3 are still read (without any).  */
 #define PPC_VERSION 4u
+/* The first word of every .ppc file, before its version: how the runtime
+   knows a file it may merge into.  */
+#define PPC_MAGIC "ppgcc-context-profile"
 #define PPC_NO_FN UINT32_MAX
 #define PPC_MAX_METRICS 8
 /* CFG versions of one function (name and source) a profile keeps: builds

@@ -28,7 +28,7 @@
 #define _GNU_SOURCE
 #include "../lib_in_runtime.h"
 #include "pp/ppc.h"
-#include "ppc_internal.h"
+#include "pp/ppc.h"
 #include "file_io.h"
 #include "pp/rt_abi.h"
 #include "pp/sat.h"

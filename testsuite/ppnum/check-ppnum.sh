@@ -2,7 +2,7 @@
 # make check: ppnum's output on the graphs here must match the expected
 # files exactly (see README).  Usage: check-ppnum.sh [PPNUM]
 srcdir=$(cd "$(dirname "$0")" && pwd)
-ppnum=${1:-${PPNUM:-../tools/ppnum}}
+ppnum=${1:-${PPNUM:-../ppnum/ppnum}}
 case $ppnum in /*) ;; *) ppnum=$(pwd)/$ppnum ;; esac
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT

@@ -1,4 +1,4 @@
-/* Writing JSON from the tools.  */
+/* Writing JSON from the tools (ppprof, ppnum).  */
 #ifndef PP_TOOLS_JSON_OUT_H
 #define PP_TOOLS_JSON_OUT_H
 
