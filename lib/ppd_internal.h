@@ -40,6 +40,10 @@ PPD_INTERNAL void ppd_put_u64 (ppd_out *o, uint64_t v);
 PPD_INTERNAL void ppd_put_str (ppd_out *o, const char *s, uint32_t n);
 PPD_INTERNAL void ppd_seal (ppd_out *o);
 
+/* ppd_read.c: whether LEN bytes at BUF are a whole .ppd image (header,
+   length and checksum: ppd_check), as lib/file_io.c's journal wants.  */
+PPD_INTERNAL int ppd_whole (const char *buf, size_t len);
+
 /* ppd_read.c: the little-endian word of BYTES (4 or 8) bytes next in
    IN; 0, with IN->bad set, past its end.  */
 PPD_INTERNAL uint64_t ppd_get (ppd_in *in, int bytes);

@@ -220,26 +220,48 @@ ppd_file_size (const unsigned char *head, size_t n)
                                                 : PPD_HEADER_SIZE + payload;
 }
 
+PPD_INTERNAL int
+ppd_whole (const char *buf, size_t len)
+{
+  const char *why;
+  return ppd_check ((const unsigned char *) buf, len, &why) != 0;
+}
+
 PPD_API int
 ppd_read_file (const char *path, ppd_profile *out, const char **why)
 {
   memset (out, 0, sizeof *out);
-  char *buf;
-  size_t len;
-  uint64_t size;
-  int rc = pp_read_bounded_file (path, 0, PPD_HEADER_SIZE, ppd_file_size,
-                                 &buf, &len, &size, why);
-  if (rc != 0)
-    return rc < 0 ? -1 : rc;
-  if (size > len)
+  /* A second read when the first found the file torn and no whole
+     temporary beside it: its writer (pp_write_file_in_place) may have
+     finished and removed its journal in between.  */
+  for (int attempt = 0;; attempt++)
     {
-      /* Only the bytes the header gives were read: the rest is not the
-         profile's (ppd_check says the same of a whole image).  */
+      char *buf;
+      size_t len;
+      uint64_t size;
+      int rc = pp_read_bounded_file (path, 0, PPD_HEADER_SIZE, ppd_file_size,
+                                     &buf, &len, &size, why);
+      if (rc != 0)
+        return rc < 0 ? -1 : rc;
+      if (size > len)
+        /* Only the bytes the header gives were read: the rest is not the
+           profile's (ppd_check says the same of a whole image).  */
+        *why = "trailing bytes after the profile";
+      else
+        rc = ppd_decode ((const unsigned char *) buf, len, out, why);
       free (buf);
-      *why = "trailing bytes after the profile";
-      return -1;
+      if (size == len && rc != -1)
+        return rc < 0 ? -1 : rc; /* out of memory too: *WHY says so */
+      /* Torn: a writer overwriting it in place now, or killed doing so,
+         whose whole journal is beside it.  */
+      if (pp_read_journal (path, PPD_HEADER_SIZE, ppd_file_size, ppd_whole,
+                           &buf, &len) == 0)
+        {
+          rc = ppd_decode ((const unsigned char *) buf, len, out, why);
+          free (buf);
+          return rc < 0 ? -1 : rc;
+        }
+      if (attempt == 1)
+        return -1;
     }
-  rc = ppd_decode ((const unsigned char *) buf, len, out, why);
-  free (buf);
-  return rc < 0 ? -1 : rc; /* out of memory too: *WHY says so */
 }

@@ -126,3 +126,21 @@ ppd_write_file (const char *path, const ppd_profile *p)
   free (buf);
   return rc;
 }
+
+/* The image of P over PATH in place, its inode kept: for a writer that
+   holds PATH's lock (the runtime), crash safe through
+   pp_write_file_in_place's journal.  */
+PPD_API int
+ppd_rewrite_file (const char *path, const ppd_profile *p)
+{
+  unsigned char *buf;
+  size_t len;
+  if (ppd_encode (p, &buf, &len) < 0)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  int rc = pp_write_file_in_place (path, buf, len);
+  free (buf);
+  return rc;
+}

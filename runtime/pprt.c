@@ -20,6 +20,7 @@
 #include "next_nonzero.h"
 #include "resident.h"
 #include "pp/ppd.h"
+#include "ppd_internal.h"
 #include "file_io.h"
 #include "pp/sat.h"
 
@@ -678,7 +679,7 @@ merge_and_write (const char *path, const char *buf, size_t len,
   if (buf && ppd_merge_encoded ((const unsigned char *) buf, len, snap, &out,
                                 &out_len) == 0)
     {
-      int rc = pp_write_file_atomic (path, out, out_len);
+      int rc = pp_write_file_in_place (path, out, out_len);
       free (out);
       if (rc != 0)
         fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
@@ -699,7 +700,7 @@ merge_and_write (const char *path, const char *buf, size_t len,
         fprintf (stderr, "ppgcc profile: %s: out of memory while merging, "
                  "writing this run only\n", path);
     }
-  int rc = ppd_write_file (path, result);
+  int rc = ppd_rewrite_file (path, result);
   if (rc != 0)
     fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
              strerror (errno));
@@ -721,13 +722,15 @@ dump_unit (struct __pp_unit *u, ppd_profile *snap)
                u->ppd_path);
       return -1;
     }
-  /* A lock file beside the profile: the profile itself is replaced by
-     rename, so a lock on it would not exclude a writer that opened the old
-     one.  */
+  /* A lock file beside the profile: the profile itself is made by a
+     rename and moved aside when damaged, so a lock on it would not
+     exclude a writer that opened the old one.  */
   int lock_fd = lock_profile (path);
   if (lock_fd < 0)
     goto out;
-  pp_remove_stale_temps (path);
+  /* A writer killed while it overwrote the profile left it torn, beside
+     its whole journal: put back first.  */
+  pp_settle_temps (path, PPD_HEADER_SIZE, ppd_file_size, ppd_whole);
   char *buf = NULL;
   size_t len = 0;
   uint64_t size = 0;

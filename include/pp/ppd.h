@@ -135,7 +135,9 @@ PPD_API uint64_t *ppd_union_ids (const uint64_t *a, uint64_t na,
    HEAD is not a .ppd header.  What a reader reads of a file at most
    (pp_read_bounded_file): bytes after it are not the profile's.  */
 PPD_API uint64_t ppd_file_size (const unsigned char *head, size_t n);
-/* Reads and decodes a file, no further than its header says it goes.
+/* Reads and decodes a file, no further than its header says it goes;
+   when it is torn (shorter or longer than its header says, or failing its
+   checksum) and a whole journal of an overwrite is beside it, that.
    Returns 0, 1 when it does not exist, or -1 with *WHY ("trailing bytes
    after the profile" when the file is longer than that).  */
 PPD_API int ppd_read_file (const char *path, ppd_profile *out,
@@ -144,6 +146,12 @@ PPD_API int ppd_read_file (const char *path, ppd_profile *out,
    the runtime only under PPGCC_FSYNC=1: lib/file_io.c), rename.  Returns
    0 or -1 (errno set).  */
 PPD_API int ppd_write_file (const char *path, const ppd_profile *p);
+/* Writes over PATH in place, its inode kept, for a writer holding PATH's
+   lock (the runtime): the new image goes to a temporary first, which
+   stays as a journal until PATH is whole again (lib/file_io.c,
+   pp_write_file_in_place; ppd_read_file reads that journal while PATH
+   is torn).  Returns 0 or -1 (errno set).  */
+PPD_API int ppd_rewrite_file (const char *path, const ppd_profile *p);
 
 #ifdef __cplusplus
 }
