@@ -77,7 +77,50 @@ ppd_free (ppd_profile *p)
     }
   free (p->fns);
   free (p->source);
+  ppd_free_progs (p->progs, p->nprogs);
   memset (p, 0, sizeof *p);
+}
+
+PPD_INTERNAL void
+ppd_free_progs (ppd_prog *progs, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++)
+    free (progs[i].name);
+  free (progs);
+}
+
+PPD_INTERNAL void
+ppd_get_progs (ppd_in *in, ppd_prog **progs, uint32_t *n)
+{
+  *progs = NULL;
+  *n = 0;
+  uint32_t m = (uint32_t) ppd_get (in, 4);
+  /* Each at least 12 bytes; more than PPD_MAX_PROGS + 1 is not ours.  */
+  if (in->bad || m > PPD_MAX_PROGS + 1 || m > (size_t) (in->end - in->p) / 12)
+    {
+      in->bad = 1;
+      return;
+    }
+  if (!m)
+    return;
+  *progs = calloc (m, sizeof **progs);
+  if (!*progs)
+    {
+      in->bad = in->oom = 1;
+      return;
+    }
+  for (uint32_t i = 0; i < m && !in->bad; i++)
+    {
+      ppd_prog *g = &(*progs)[i];
+      *n = i + 1;
+      g->name = ppd_get_str (in, NULL);
+      g->runs = ppd_get (in, 8);
+      if (!in->bad && i && strcmp (g[-1].name, g->name) >= 0)
+        in->bad = 1;
+    }
+  /* More than PPD_MAX_PROGS only with the others' entry, "", first.  */
+  if (!in->bad && m > PPD_MAX_PROGS && (*progs)[0].name[0])
+    in->bad = 1;
 }
 
 /* The header of a whole file image and its checksum: its version, or 0
@@ -200,6 +243,8 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
             in.bad = 1;
         }
     }
+  if (version >= 5 && !in.bad)
+    ppd_get_progs (&in, &out->progs, &out->nprogs);
   if (in.bad || in.p != in.end)
     {
       ppd_free (out);

@@ -56,6 +56,17 @@ ppd_put_str (ppd_out *o, const char *s, uint32_t n)
   ppd_put (o, s, n);
 }
 
+PPD_INTERNAL void
+ppd_put_progs (ppd_out *o, const ppd_prog *progs, uint32_t n)
+{
+  ppd_put_u32 (o, n);
+  for (uint32_t i = 0; i < n; i++)
+    {
+      ppd_put_str (o, progs[i].name, (uint32_t) strlen (progs[i].name));
+      ppd_put_u64 (o, progs[i].runs);
+    }
+}
+
 /* The payload's length and checksum into the header of O's image.  */
 PPD_INTERNAL void
 ppd_seal (ppd_out *o)
@@ -101,6 +112,7 @@ ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
       for (uint64_t k = 0; k < fn->ntrained; k++)
         ppd_put_u64 (&o, fn->trained[k]);
     }
+  ppd_put_progs (&o, p->progs, p->nprogs);
   if (o.oom)
     {
       free (o.buf);

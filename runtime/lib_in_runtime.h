@@ -44,6 +44,10 @@
 #define ppd_put_u64 __pp_ppd_put_u64
 #define ppd_put_str __pp_ppd_put_str
 #define ppd_seal __pp_ppd_seal
+#define ppd_put_progs __pp_ppd_put_progs
+#define ppd_get_progs __pp_ppd_get_progs
+#define ppd_merge_progs __pp_ppd_merge_progs
+#define ppd_free_progs __pp_ppd_free_progs
 #define ppd_get __pp_ppd_get
 #define ppd_encode __pp_ppd_encode
 #define ppd_free __pp_ppd_free

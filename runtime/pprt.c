@@ -503,17 +503,37 @@ snapshot_free (ppd_profile *p, uint64_t *trained)
   free (trained);
   free (p->fns);
   free (p->source);
-  memset (p, 0, sizeof *p);
+  memset (p, 0, sizeof *p); /* progs: borrowed */
 }
 
 /* The unit's counts since the last dump, as a profile of one run or (a
    later dump of this process) of none: names and metadata borrowed from
    the unit (free it with snapshot_free).  */
+/* The program this process runs, for the profiles' programs section
+   (include/pp/ppd.h): its run, once, in each unit's first dump.  Read at
+   each dump, under dump_lock.  */
+static char program_name[PATH_MAX];
+static ppd_prog program_run = { program_name, 1 };
+
+static void
+read_program_name (void)
+{
+  ssize_t n = readlink ("/proc/self/exe", program_name,
+                        sizeof program_name - 1);
+  program_name[n > 0 ? n : 0] = '\0';
+}
+
 static int
 snapshot (struct __pp_unit *u, ppd_profile *p, uint64_t **trained_block)
 {
   memset (p, 0, sizeof *p);
   p->runs = !run_counted (u);
+  /* Borrowed (snapshot_free leaves it); no name without /proc.  */
+  if (p->runs && program_name[0])
+    {
+      p->progs = &program_run;
+      p->nprogs = 1;
+    }
   p->source = strdup (u->source ? u->source : "");
   p->fns = calloc (u->num_fns ? u->num_fns : 1, sizeof *p->fns);
   if (!p->source || !p->fns)
@@ -802,6 +822,7 @@ __pp_dump (void)
   int n = 0;
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     n++;
+  read_program_name ();
   ppd_profile *snaps = calloc (n ? n : 1, sizeof *snaps);
   char *ok = calloc (n ? n : 1, 1);
   uint64_t **trained = calloc (n ? n : 1, sizeof *trained);
