@@ -239,7 +239,10 @@ read_under_root (pp_source *src, const char *file)
 
 /* A relative FILE under the directory of PROFILE or one of its parents
    (a profile written in a build's subdirectory, or copied next to the
-   tree).  */
+   tree); else under that directory with its leading directories taken
+   off one at a time: a profile under PPGCC_PREFIX=P is P/<the object's
+   absolute path>.ppd, so the object's directory, where a relative source
+   name was given to the compiler, is what follows P.  */
 static int
 read_near_profile (pp_source *src, const char *file, const char *profile)
 {
@@ -268,6 +271,11 @@ read_near_profile (pp_source *src, const char *file, const char *profile)
       if (len > 0)
         len--; /* the '/' before the last component */
     }
+  /* /P/a/b: /a/b, then /b (not the root itself: tried above).  */
+  for (const char *tail = strchr (abs + 1, '/'); rc != 0 && tail;
+       tail = strchr (tail + 1, '/'))
+    if (read_joined (src, tail, strlen (tail), file) == 0)
+      rc = 0;
   free (abs);
   return rc;
 }
