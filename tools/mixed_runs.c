@@ -4,9 +4,11 @@
    once, so their counts of its runs agree, unless some were written by
    runs the others never saw: profiles of an earlier build left where a
    make clean deleted the rest (libtool's .libs) and merged with the new
-   runs, which doubles some functions' counts while others restart; or an
-   object that only some runs load (dlopen).  Files of versions 1 to 4
-   name no programs and are left out.  */
+   runs, which doubles some functions' counts while others restart; an
+   object that only some runs load (dlopen); or one linked into several
+   shared objects of the program (Tcl's stub library in each extension),
+   whose profile each of them writes.  Files of versions 1 to 4 name no
+   programs and are left out.  */
 #include "profile_set.h"
 
 #include <inttypes.h>
@@ -87,8 +89,8 @@ pp_note_mixed_runs (const pp_profile_set *set, const unsigned char *wanted)
       printf ("note: the profiles of %s's objects count different numbers "
               "of its runs: %" PRIu64 " in %s%s, %" PRIu64 " in %s%s; their "
               "counts are not of the same runs (profiles of an earlier "
-              "build left after a make clean, or an object some runs did "
-              "not load)\n",
+              "build left after a make clean, an object some runs did not "
+              "load, or one linked into several of its shared objects)\n",
               hi->prog, hi->runs, set->profile_names[hi->profile],
               and_more (a, sizeof a, nhi - 1), lo->runs,
               set->profile_names[lo->profile],
