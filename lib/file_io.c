@@ -342,7 +342,8 @@ pp_read_own_file (const char *path, const char *magic, size_t mlen,
    on a file no longer at that name, while a newcomer may have made a new
    one and locked that: so a lock counts only when, once taken, the name
    still leads to the locked file; else it is taken again.  PATH itself
-   cannot be the lock: it is replaced by rename at every write.
+   is not the lock: it is made by a rename, and a damaged one is moved
+   aside.
 
    pp_unlock is given the descriptor alone: the lock file's name is kept
    in a slot claimed by compare-and-swap (no mutex, which a fork in
@@ -485,49 +486,16 @@ pp_is_temp_of (const char *name, const char *base, long *pid)
   return *p == '\0';
 }
 
-/* Removes what killed writers left beside PATH: temporaries of PATH
-   (only names of the pattern above), regular files of this user, whose
-   writer no longer runs or that are older than PP_TMP_MAX_AGE.  Call it
-   holding PATH's lock: live writers of PATH hold it while their temporary
-   exists.  */
-PP_IO_API void
-pp_remove_stale_temps (const char *path)
-{
-  const char *slash = strrchr (path, '/');
-  const char *base = slash ? slash + 1 : path;
-  char *dir = slash ? strndup (path, (size_t) (slash - path) + 1)
-                    : strdup (".");
-  DIR *d = dir ? opendir (dir) : NULL;
-  free (dir);
-  if (!d)
-    return;
-  time_t now = time (NULL);
-  struct dirent *e;
-  while ((e = readdir (d)))
-    {
-      long pid;
-      struct stat st;
-      if (!pp_is_temp_of (e->d_name, base, &pid)
-          || fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
-          || !S_ISREG (st.st_mode) || st.st_uid != geteuid ())
-        continue;
-      /* This process writes nothing now: it holds the lock.  */
-      int gone = pid <= 0 || pid == (long) getpid ()
-                 || (kill ((pid_t) pid, 0) < 0 && errno == ESRCH);
-      if (gone || now - st.st_mtime > PP_TMP_MAX_AGE)
-        unlinkat (dirfd (d), e->d_name, 0);
-    }
-  closedir (d);
-}
-
-/* Whether a profile is synced to disk before its rename.  The tools
+/* Whether a profile is synced to disk before it takes its place (a
+   rename, or an overwrite in place), and after that overwrite.  The tools
    always sync.  The runtime, which writes at every instrumented or
    sampled program's exit, syncs only under PPGCC_FSYNC=1, as gcov never
    does: a sync took 2-9 ms a file on the machines here, one per unit's
    .ppd, and was most of what profiling added to a short process
-   (pcre2grep: 24 syncs a run).  The rename alone keeps every profile
-   whole whenever and however the program ends; the sync adds only
-   surviving a crash of the machine itself.  */
+   (pcre2grep: 24 syncs a run).  The rename, or the journal of an
+   overwrite, alone keeps every profile whole whenever and however the
+   program ends; the sync adds only surviving a crash of the machine
+   itself.  */
 static int
 pp_sync_wanted (void)
 {
@@ -539,21 +507,42 @@ pp_sync_wanted (void)
 #endif
 }
 
-/* Writes LEN bytes of BUF to PATH atomically: a temporary file in the
-   same directory, fsync (pp_sync_wanted), rename.  0, or -1 with errno
-   set (the temporary removed).  */
-PP_IO_API int
-pp_write_file_atomic (const char *path, const void *buf, size_t len)
+/* LEN bytes of BUF to FD from offset AT: 0, or -1 with errno.  */
+static int
+pp_pwrite_all (int fd, const void *buf, size_t len, off_t at)
+{
+  size_t done = 0;
+  while (done < len)
+    {
+      ssize_t w = pwrite (fd, (const char *) buf + done, len - done,
+                          at + (off_t) done);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        {
+          if (w == 0)
+            errno = EIO;
+          return -1;
+        }
+      done += (size_t) w;
+    }
+  return 0;
+}
+
+/* LEN bytes of BUF in a new temporary beside PATH (a name nobody can
+   guess: whatever another user put there, a symbolic link to a victim, is
+   never followed nor truncated), synced (pp_sync_wanted) and closed: its
+   malloc'd name, or NULL with errno set (nothing left behind).  */
+static char *
+pp_write_temp (const char *path, const void *buf, size_t len)
 {
   size_t plen = strlen (path);
   char *tmp = malloc (plen + 40);
   if (!tmp)
     {
       errno = ENOMEM;
-      return -1;
+      return NULL;
     }
-  /* A new file of a name nobody can guess: whatever another user put
-     there (a symbolic link to a victim) is never followed nor truncated.  */
   int fd = -1;
   for (int tries = 0; fd < 0 && tries < 8; tries++)
     {
@@ -564,25 +553,34 @@ pp_write_file_atomic (const char *path, const void *buf, size_t len)
       if (fd < 0 && errno != EEXIST)
         break;
     }
-  int rc = fd < 0 ? -1 : 0;
-  size_t done = 0;
-  while (rc == 0 && done < len)
-    {
-      ssize_t w = write (fd, (const char *) buf + done, len - done);
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        rc = -1;
-      else
-        done += (size_t) w;
-    }
+  int rc = fd < 0 ? -1 : pp_pwrite_all (fd, buf, len, 0);
   if (rc == 0 && pp_sync_wanted () && fsync (fd) < 0)
     rc = -1;
   if (fd >= 0 && close (fd) < 0)
     rc = -1;
-  if (rc == 0 && rename (tmp, path) < 0)
-    rc = -1;
-  if (rc < 0 && fd >= 0)
+  if (rc < 0)
+    {
+      int e = errno;
+      if (fd >= 0)
+        unlink (tmp);
+      free (tmp);
+      errno = e;
+      return NULL;
+    }
+  return tmp;
+}
+
+/* Writes LEN bytes of BUF to PATH atomically: a temporary file in the
+   same directory, fsync (pp_sync_wanted), rename.  0, or -1 with errno
+   set (the temporary removed).  */
+PP_IO_API int
+pp_write_file_atomic (const char *path, const void *buf, size_t len)
+{
+  char *tmp = pp_write_temp (path, buf, len);
+  if (!tmp)
+    return -1;
+  int rc = rename (tmp, path);
+  if (rc < 0)
     {
       int e = errno;
       unlink (tmp);
@@ -590,4 +588,269 @@ pp_write_file_atomic (const char *path, const void *buf, size_t len)
     }
   free (tmp);
   return rc;
+}
+
+/* LEN bytes of BUF over the regular file open as FD (SIZE bytes now),
+   from its start, cut to LEN, synced (pp_sync_wanted), closed.  */
+static int
+pp_overwrite_fd (int fd, uint64_t size, const void *buf, size_t len)
+{
+  int rc = pp_pwrite_all (fd, buf, len, 0);
+  if (rc == 0 && size != len && ftruncate (fd, (off_t) len) < 0)
+    rc = -1;
+  if (rc == 0 && pp_sync_wanted () && fsync (fd) < 0)
+    rc = -1;
+  int e = errno;
+  if (close (fd) < 0 && rc == 0)
+    return -1;
+  errno = e;
+  return rc;
+}
+
+/* Rewrites PATH in place, for a writer holding PATH's lock: the file
+   keeps its inode (what a build tree's listings see stays as it was, as
+   gcov's .gcda do; a rename gave every dump a new one).  Crash safety
+   comes from a journal: the whole new content goes first to a temporary
+   beside PATH (pp_write_temp), and only once that is complete is PATH
+   overwritten and the temporary removed.  A writer killed while it
+   overwrites leaves PATH torn, which its header's length and checksum
+   show, beside a complete temporary: the next writer under the lock
+   (pp_settle_temps) puts that temporary's bytes back in place, and a
+   reader meanwhile reads the temporary (pp_read_journal).  When PATH does
+   not exist yet it is made as pp_write_file_atomic makes it; when the
+   overwrite fails half way (a full disk), the temporary is renamed over
+   PATH instead.  0, or -1 with errno set.  */
+PP_IO_API int
+pp_write_file_in_place (const char *path, const void *buf, size_t len)
+{
+  int fd = open (path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return errno == ENOENT ? pp_write_file_atomic (path, buf, len) : -1;
+  struct stat st;
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      errno = EINVAL;
+      return -1;
+    }
+  char *tmp = pp_write_temp (path, buf, len);
+  if (!tmp)
+    {
+      int e = errno;
+      close (fd);
+      errno = e;
+      return -1;
+    }
+  int rc = pp_overwrite_fd (fd, (uint64_t) st.st_size, buf, len);
+  if (rc == 0)
+    unlink (tmp);
+  else
+    rc = rename (tmp, path); /* else the temporary stays: the only whole copy */
+  free (tmp);
+  return rc;
+}
+
+/* The temporaries beside PATH (of base name BASE in DIR), regular files
+   owned by UID, newest first: at most MAX names into NAMES (malloc'd),
+   their number returned; *STALE[I] whether name I is stale (its writer
+   gone, or older than PP_TMP_MAX_AGE).  */
+#define PP_TEMPS_MAX 64
+static int
+pp_list_temps (DIR *d, const char *base, uid_t uid, char **names,
+               int *stale)
+{
+  int n = 0;
+  struct timespec when[PP_TEMPS_MAX];
+  time_t now = time (NULL);
+  struct dirent *e;
+  while ((e = readdir (d)) && n < PP_TEMPS_MAX)
+    {
+      long pid;
+      struct stat st;
+      if (!pp_is_temp_of (e->d_name, base, &pid)
+          || fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
+          || !S_ISREG (st.st_mode) || st.st_uid != uid)
+        continue;
+      char *name = strdup (e->d_name);
+      if (!name)
+        break;
+      /* A caller holding PATH's lock writes nothing now.  */
+      int gone = pid <= 0 || pid == (long) getpid ()
+                 || (kill ((pid_t) pid, 0) < 0 && errno == ESRCH);
+      int at = n++;
+      while (at > 0
+             && (when[at - 1].tv_sec < st.st_mtim.tv_sec
+                 || (when[at - 1].tv_sec == st.st_mtim.tv_sec
+                     && when[at - 1].tv_nsec < st.st_mtim.tv_nsec)))
+        {
+          names[at] = names[at - 1];
+          stale[at] = stale[at - 1];
+          when[at] = when[at - 1];
+          at--;
+        }
+      names[at] = name;
+      stale[at] = gone || now - st.st_mtime > PP_TMP_MAX_AGE;
+      when[at] = st.st_mtim;
+    }
+  return n;
+}
+
+/* PATH split into its directory (malloc'd, "." when none) and base.  */
+static char *
+pp_dir_of (const char *path, const char **base)
+{
+  const char *slash = strrchr (path, '/');
+  *base = slash ? slash + 1 : path;
+  return slash ? strndup (path, slash == path ? 1 : (size_t) (slash - path))
+               : strdup (".");
+}
+
+/* Whether the file at PATH is whole: read as its header bounds it (HLEN,
+   SIZE_OF: pp_read_bounded_file), no bytes after that, and WHOLE says so
+   of its bytes.  1, 0 (damaged), -1 (not there, not a regular file, not
+   readable: nothing to mend).  */
+static int
+pp_is_whole (const char *path, size_t hlen,
+             uint64_t (*size_of) (const unsigned char *, size_t),
+             int (*whole) (const char *, size_t))
+{
+  char *buf;
+  size_t len;
+  uint64_t size;
+  const char *why;
+  int rc = pp_read_bounded_file (path, O_NOFOLLOW, hlen, size_of, &buf,
+                                 &len, &size, &why);
+  if (rc != 0)
+    return -1;
+  int ok = size == len && whole (buf, len);
+  free (buf);
+  return ok;
+}
+
+/* Reads the newest of the temporaries NAMES[0..N) in directory DIR that
+   WHOLE accepts: its index, bytes *BUF (*LEN); -1 when none does.  */
+static int
+pp_newest_whole (const char *dir, char **names, int n, size_t hlen,
+                 uint64_t (*size_of) (const unsigned char *, size_t),
+                 int (*whole) (const char *, size_t), char **buf,
+                 size_t *len)
+{
+  for (int i = 0; i < n; i++)
+    {
+      char *name = malloc (strlen (dir) + strlen (names[i]) + 2);
+      if (!name)
+        return -1;
+      sprintf (name, "%s/%s", dir, names[i]);
+      uint64_t size;
+      const char *why;
+      int rc = pp_read_bounded_file (name, O_NOFOLLOW, hlen, size_of, buf,
+                                     len, &size, &why);
+      free (name);
+      if (rc == 0 && size == *len && whole (*buf, *len))
+        return i;
+      if (rc == 0)
+        free (*buf);
+    }
+  return -1;
+}
+
+/* Under PATH's lock, before reading it: what killed writers left beside
+   it settled.  When PATH is torn (WHOLE, with HLEN and SIZE_OF as
+   pp_read_bounded_file takes them, says it is not whole) and a temporary
+   of a writer is whole, the newest such is put in PATH's place
+   (pp_write_file_in_place's journal, or a writer's that died before its
+   rename); then temporaries whose writer no longer runs or that are older
+   than PP_TMP_MAX_AGE are removed (pp_remove_stale_temps).  Only names of
+   the pattern above, regular files of this user.  WHOLE NULL: no
+   mending.  */
+PP_IO_API void
+pp_settle_temps (const char *path, size_t hlen,
+                 uint64_t (*size_of) (const unsigned char *, size_t),
+                 int (*whole) (const char *, size_t))
+{
+  const char *base;
+  char *dir = pp_dir_of (path, &base);
+  DIR *d = dir ? opendir (dir) : NULL;
+  if (!d)
+    {
+      free (dir);
+      return;
+    }
+  char *names[PP_TEMPS_MAX];
+  int stale[PP_TEMPS_MAX];
+  int n = pp_list_temps (d, base, geteuid (), names, stale);
+  /* A complete temporary is newer than PATH only when PATH is torn: a
+     writer overwrites PATH only once its journal is whole.  With PATH
+     whole, it is a journal whose writer died before overwriting (that
+     run's counts, given up as a run killed before its dump), or an older
+     one kept while its pid ran again: never put in place.  */
+  int mended = -1;
+  if (n && whole && pp_is_whole (path, hlen, size_of, whole) == 0)
+    {
+      char *buf;
+      size_t len;
+      mended = pp_newest_whole (dir, names, n, hlen, size_of, whole, &buf,
+                                &len);
+      if (mended >= 0)
+        {
+          int fd = open (path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK
+                                   | O_CLOEXEC);
+          struct stat st;
+          int ok = fd >= 0 && fstat (fd, &st) == 0 && S_ISREG (st.st_mode);
+          if (!ok && fd >= 0)
+            close (fd);
+          if (!ok || pp_overwrite_fd (fd, (uint64_t) st.st_size, buf, len)
+                         < 0)
+            mended = -1; /* the temporary stays: the next writer tries */
+          free (buf);
+        }
+    }
+  for (int i = 0; i < n; i++)
+    {
+      if (i == mended || stale[i])
+        unlinkat (dirfd (d), names[i], 0);
+      free (names[i]);
+    }
+  closedir (d);
+  free (dir);
+}
+
+/* Removes what killed writers left beside PATH (pp_settle_temps without
+   the mending; at most PP_TEMPS_MAX a call, the rest the next time).  */
+PP_IO_API void
+pp_remove_stale_temps (const char *path)
+{
+  pp_settle_temps (path, 0, NULL, NULL);
+}
+
+/* For a reader of PATH, found torn (a writer overwriting it in place, or
+   one killed doing so): the newest temporary beside it that WHOLE
+   accepts, as pp_settle_temps would put it in place, into *BUF (*LEN).
+   0, or -1 when there is none.  */
+PP_IO_API int
+pp_read_journal (const char *path, size_t hlen,
+                 uint64_t (*size_of) (const unsigned char *, size_t),
+                 int (*whole) (const char *, size_t), char **buf,
+                 size_t *len)
+{
+  const char *base;
+  char *dir = pp_dir_of (path, &base);
+  DIR *d = dir ? opendir (dir) : NULL;
+  if (!d)
+    {
+      free (dir);
+      return -1;
+    }
+  struct stat st;
+  uid_t uid = stat (path, &st) == 0 ? st.st_uid : geteuid ();
+  char *names[PP_TEMPS_MAX];
+  int stale[PP_TEMPS_MAX];
+  int n = pp_list_temps (d, base, uid, names, stale);
+  int got = pp_newest_whole (dir, names, n, hlen, size_of, whole, buf,
+                             len);
+  for (int i = 0; i < n; i++)
+    free (names[i]);
+  closedir (d);
+  free (dir);
+  return got >= 0 ? 0 : -1;
 }

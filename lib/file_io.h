@@ -74,10 +74,29 @@ PP_IO_API void pp_unlock (int fd);
 PP_IO_API uint64_t pp_random64 (void);
 PP_IO_API int pp_is_temp_of (const char *name, const char *base, long *pid);
 PP_IO_API void pp_remove_stale_temps (const char *path);
+/* Under PATH's lock: a torn PATH mended from a whole temporary beside it
+   (WHOLE judges bytes read as pp_read_bounded_file reads them with HLEN
+   and SIZE_OF), then stale temporaries removed (file_io.c).  */
+PP_IO_API void pp_settle_temps (const char *path, size_t hlen,
+                                uint64_t (*size_of) (const unsigned char *,
+                                                     size_t),
+                                int (*whole) (const char *, size_t));
+/* For a reader that found PATH torn: the newest whole temporary beside
+   it in a malloc'd *BUF (*LEN): 0, or -1 when there is none.  */
+PP_IO_API int pp_read_journal (const char *path, size_t hlen,
+                               uint64_t (*size_of) (const unsigned char *,
+                                                    size_t),
+                               int (*whole) (const char *, size_t),
+                               char **buf, size_t *len);
 
 /* LEN bytes of BUF to PATH atomically (temporary, maybe fsync, rename):
    0, or -1 with errno set.  */
 PP_IO_API int pp_write_file_atomic (const char *path, const void *buf,
                                     size_t len);
+/* LEN bytes of BUF over PATH in place, its inode kept, for a writer
+   holding PATH's lock; crash safe through a journal (file_io.c).  0, or
+   -1 with errno set.  */
+PP_IO_API int pp_write_file_in_place (const char *path, const void *buf,
+                                      size_t len);
 
 #endif

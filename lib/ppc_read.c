@@ -818,15 +818,41 @@ ppc_decode (const char *buf, size_t len, ppc_profile *out, const char **why)
 /* ------------------------------------------------------------- merging */
 
 PPC_API int
+ppc_whole (const char *buf, size_t len)
+{
+  ppc_profile p;
+  const char *why;
+  if (ppc_decode (buf, len, &p, &why) < 0)
+    return 0;
+  ppc_free (&p);
+  return 1;
+}
+
+PPC_API int
 ppc_read_file (const char *path, ppc_profile *out, const char **why)
 {
   memset (out, 0, sizeof *out);
-  char *buf;
-  size_t len;
-  int rc = pp_read_whole_file (path, &buf, &len, why);
-  if (rc != 0)
-    return rc < 0 ? -1 : rc; /* out of memory too: *WHY says so */
-  rc = ppc_decode (buf, len, out, why);
-  free (buf);
-  return rc;
+  /* As ppd_read_file: a torn file (a writer overwriting it in place, or
+     killed doing so) is read from the whole journal beside it, else read
+     once more.  */
+  for (int attempt = 0;; attempt++)
+    {
+      char *buf;
+      size_t len;
+      int rc = pp_read_whole_file (path, &buf, &len, why);
+      if (rc != 0)
+        return rc < 0 ? -1 : rc; /* out of memory too: *WHY says so */
+      rc = ppc_decode (buf, len, out, why);
+      free (buf);
+      if (rc == 0 || (*why && strcmp (*why, "out of memory") == 0))
+        return rc;
+      if (pp_read_journal (path, 0, NULL, ppc_whole, &buf, &len) == 0)
+        {
+          rc = ppc_decode (buf, len, out, why);
+          free (buf);
+          return rc;
+        }
+      if (attempt == 1)
+        return rc;
+    }
 }

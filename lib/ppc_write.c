@@ -300,3 +300,18 @@ ppc_write_file (const char *path, const ppc_profile *p)
   free (buf);
   return rc;
 }
+
+PPC_API int
+ppc_rewrite_file (const char *path, const ppc_profile *p)
+{
+  char *buf;
+  size_t len;
+  if (ppc_encode (p, &buf, &len) < 0)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  int rc = pp_write_file_in_place (path, buf, len);
+  free (buf);
+  return rc;
+}

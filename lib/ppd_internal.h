@@ -39,6 +39,22 @@ PPD_INTERNAL void ppd_put_u32 (ppd_out *o, uint32_t v);
 PPD_INTERNAL void ppd_put_u64 (ppd_out *o, uint64_t v);
 PPD_INTERNAL void ppd_put_str (ppd_out *o, const char *s, uint32_t n);
 PPD_INTERNAL void ppd_seal (ppd_out *o);
+/* The programs section (include/pp/ppd.h, version 5).  */
+PPD_INTERNAL void ppd_put_progs (ppd_out *o, const ppd_prog *progs,
+                                 uint32_t n);
+
+/* ppd_read.c: the programs section of IN into *PROGS (*N), ascending and
+   distinct names checked; sets IN's bad (and oom) when it is not one.  */
+PPD_INTERNAL void ppd_get_progs (ppd_in *in, ppd_prog **progs, uint32_t *n);
+/* ppd_merge.c: FROM's programs' runs added into *INTO (*N): 0, or -1
+   when memory ran out (INTO unchanged).  */
+PPD_INTERNAL int ppd_merge_progs (ppd_prog **into, uint32_t *n,
+                                  const ppd_prog *from, uint32_t m);
+PPD_INTERNAL void ppd_free_progs (ppd_prog *progs, uint32_t n);
+
+/* ppd_read.c: whether LEN bytes at BUF are a whole .ppd image (header,
+   length and checksum: ppd_check), as lib/file_io.c's journal wants.  */
+PPD_INTERNAL int ppd_whole (const char *buf, size_t len);
 
 /* ppd_read.c: the little-endian word of BYTES (4 or 8) bytes next in
    IN; 0, with IN->bad set, past its end.  */

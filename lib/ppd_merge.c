@@ -381,6 +381,9 @@ ppd_merge_by (ppd_profile *into, const ppd_profile *from, int by_unit,
       free (into->source);
       into->source = strdup (from->source);
     }
+  /* Out of memory here loses only the programs' names: the counts are
+     merged.  */
+  ppd_merge_progs (&into->progs, &into->nprogs, from->progs, from->nprogs);
   return 0;
 oom:
   /* INTO's records merged so far (their lists replaced, freed) go back to
@@ -412,6 +415,63 @@ ppd_merge_objects (ppd_profile *into, const ppd_profile *from)
   return ppd_merge_by (into, from, 1, NULL, NULL);
 }
 #endif
+
+/* The entry of NAME in the sorted PROGS[0..N): its index, or -1 - where
+   it would go.  */
+static long
+ppd_find_prog (const ppd_prog *progs, uint32_t n, const char *name)
+{
+  uint32_t lo = 0, hi = n;
+  while (lo < hi)
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      int c = strcmp (progs[mid].name, name);
+      if (c == 0)
+        return mid;
+      if (c < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return -1 - (long) lo;
+}
+
+PPD_INTERNAL int
+ppd_merge_progs (ppd_prog **into, uint32_t *n, const ppd_prog *from,
+                 uint32_t m)
+{
+  if (!m)
+    return 0;
+  /* At most PPD_MAX_PROGS named and the "" entry.  */
+  ppd_prog *p = realloc (*into, (PPD_MAX_PROGS + 1) * sizeof *p);
+  if (!p)
+    return -1;
+  *into = p;
+  for (uint32_t i = 0; i < m; i++)
+    {
+      const char *name = from[i].name;
+      long at = ppd_find_prog (p, *n, name);
+      if (at < 0 && *name && *n - (ppd_find_prog (p, *n, "") >= 0)
+                                 >= PPD_MAX_PROGS)
+        {
+          name = ""; /* past the named ones: the others' entry */
+          at = ppd_find_prog (p, *n, name);
+        }
+      if (at < 0)
+        {
+          char *copy = strdup (name);
+          if (!copy)
+            return -1;
+          at = -1 - at;
+          memmove (p + at + 1, p + at, (*n - (uint32_t) at) * sizeof *p);
+          p[at].name = copy;
+          p[at].runs = 0;
+          ++*n;
+        }
+      p[at].runs = pp_add_sat (p[at].runs, from[i].runs);
+    }
+  return 0;
+}
 
 /* --------------------------------------- merging into an encoded profile */
 
@@ -553,6 +613,8 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
      source, each function's metadata and records).  Allocated once, not
      grown by doubling and copied on the way.  */
   size_t bound = len + (now->source ? strlen (now->source) : 0);
+  for (uint32_t g = 0; g < now->nprogs; g++)
+    bound += strlen (now->progs[g].name) + 12;
   for (uint32_t f = 0; f < now->nfns; f++)
     bound += now->fns[f].meta_len + 16 * now->fns[f].npairs
              + 8 * now->fns[f].ntrained;
@@ -602,6 +664,20 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
       if (ppd_put_merged (&o, &in, nt, 8, fn->trained,
                           trained ? fn->ntrained : 0))
         goto out;
+    }
+  ppd_prog *progs;
+  uint32_t nprogs;
+  ppd_get_progs (&in, &progs, &nprogs);
+  if (!in.bad
+      && ppd_merge_progs (&progs, &nprogs, now->progs, now->nprogs) < 0)
+    in.bad = in.oom = 1;
+  if (!in.bad)
+    ppd_put_progs (&o, progs, nprogs);
+  ppd_free_progs (progs, nprogs);
+  if (in.oom)
+    {
+      rc = -1;
+      goto out;
     }
   if (in.bad || in.p != in.end)
     goto out;

@@ -77,7 +77,50 @@ ppd_free (ppd_profile *p)
     }
   free (p->fns);
   free (p->source);
+  ppd_free_progs (p->progs, p->nprogs);
   memset (p, 0, sizeof *p);
+}
+
+PPD_INTERNAL void
+ppd_free_progs (ppd_prog *progs, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++)
+    free (progs[i].name);
+  free (progs);
+}
+
+PPD_INTERNAL void
+ppd_get_progs (ppd_in *in, ppd_prog **progs, uint32_t *n)
+{
+  *progs = NULL;
+  *n = 0;
+  uint32_t m = (uint32_t) ppd_get (in, 4);
+  /* Each at least 12 bytes; more than PPD_MAX_PROGS + 1 is not ours.  */
+  if (in->bad || m > PPD_MAX_PROGS + 1 || m > (size_t) (in->end - in->p) / 12)
+    {
+      in->bad = 1;
+      return;
+    }
+  if (!m)
+    return;
+  *progs = calloc (m, sizeof **progs);
+  if (!*progs)
+    {
+      in->bad = in->oom = 1;
+      return;
+    }
+  for (uint32_t i = 0; i < m && !in->bad; i++)
+    {
+      ppd_prog *g = &(*progs)[i];
+      *n = i + 1;
+      g->name = ppd_get_str (in, NULL);
+      g->runs = ppd_get (in, 8);
+      if (!in->bad && i && strcmp (g[-1].name, g->name) >= 0)
+        in->bad = 1;
+    }
+  /* More than PPD_MAX_PROGS only with the others' entry, "", first.  */
+  if (!in->bad && m > PPD_MAX_PROGS && (*progs)[0].name[0])
+    in->bad = 1;
 }
 
 /* The header of a whole file image and its checksum: its version, or 0
@@ -200,6 +243,8 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
             in.bad = 1;
         }
     }
+  if (version >= 5 && !in.bad)
+    ppd_get_progs (&in, &out->progs, &out->nprogs);
   if (in.bad || in.p != in.end)
     {
       ppd_free (out);
@@ -220,26 +265,48 @@ ppd_file_size (const unsigned char *head, size_t n)
                                                 : PPD_HEADER_SIZE + payload;
 }
 
+PPD_INTERNAL int
+ppd_whole (const char *buf, size_t len)
+{
+  const char *why;
+  return ppd_check ((const unsigned char *) buf, len, &why) != 0;
+}
+
 PPD_API int
 ppd_read_file (const char *path, ppd_profile *out, const char **why)
 {
   memset (out, 0, sizeof *out);
-  char *buf;
-  size_t len;
-  uint64_t size;
-  int rc = pp_read_bounded_file (path, 0, PPD_HEADER_SIZE, ppd_file_size,
-                                 &buf, &len, &size, why);
-  if (rc != 0)
-    return rc < 0 ? -1 : rc;
-  if (size > len)
+  /* A second read when the first found the file torn and no whole
+     temporary beside it: its writer (pp_write_file_in_place) may have
+     finished and removed its journal in between.  */
+  for (int attempt = 0;; attempt++)
     {
-      /* Only the bytes the header gives were read: the rest is not the
-         profile's (ppd_check says the same of a whole image).  */
+      char *buf;
+      size_t len;
+      uint64_t size;
+      int rc = pp_read_bounded_file (path, 0, PPD_HEADER_SIZE, ppd_file_size,
+                                     &buf, &len, &size, why);
+      if (rc != 0)
+        return rc < 0 ? -1 : rc;
+      if (size > len)
+        /* Only the bytes the header gives were read: the rest is not the
+           profile's (ppd_check says the same of a whole image).  */
+        *why = "trailing bytes after the profile";
+      else
+        rc = ppd_decode ((const unsigned char *) buf, len, out, why);
       free (buf);
-      *why = "trailing bytes after the profile";
-      return -1;
+      if (size == len && rc != -1)
+        return rc < 0 ? -1 : rc; /* out of memory too: *WHY says so */
+      /* Torn: a writer overwriting it in place now, or killed doing so,
+         whose whole journal is beside it.  */
+      if (pp_read_journal (path, PPD_HEADER_SIZE, ppd_file_size, ppd_whole,
+                           &buf, &len) == 0)
+        {
+          rc = ppd_decode ((const unsigned char *) buf, len, out, why);
+          free (buf);
+          return rc < 0 ? -1 : rc;
+        }
+      if (attempt == 1)
+        return -1;
     }
-  rc = ppd_decode ((const unsigned char *) buf, len, out, why);
-  free (buf);
-  return rc < 0 ? -1 : rc; /* out of memory too: *WHY says so */
 }

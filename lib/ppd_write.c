@@ -56,6 +56,17 @@ ppd_put_str (ppd_out *o, const char *s, uint32_t n)
   ppd_put (o, s, n);
 }
 
+PPD_INTERNAL void
+ppd_put_progs (ppd_out *o, const ppd_prog *progs, uint32_t n)
+{
+  ppd_put_u32 (o, n);
+  for (uint32_t i = 0; i < n; i++)
+    {
+      ppd_put_str (o, progs[i].name, (uint32_t) strlen (progs[i].name));
+      ppd_put_u64 (o, progs[i].runs);
+    }
+}
+
 /* The payload's length and checksum into the header of O's image.  */
 PPD_INTERNAL void
 ppd_seal (ppd_out *o)
@@ -101,6 +112,7 @@ ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
       for (uint64_t k = 0; k < fn->ntrained; k++)
         ppd_put_u64 (&o, fn->trained[k]);
     }
+  ppd_put_progs (&o, p->progs, p->nprogs);
   if (o.oom)
     {
       free (o.buf);
@@ -123,6 +135,24 @@ ppd_write_file (const char *path, const ppd_profile *p)
       return -1;
     }
   int rc = pp_write_file_atomic (path, buf, len);
+  free (buf);
+  return rc;
+}
+
+/* The image of P over PATH in place, its inode kept: for a writer that
+   holds PATH's lock (the runtime), crash safe through
+   pp_write_file_in_place's journal.  */
+PPD_API int
+ppd_rewrite_file (const char *path, const ppd_profile *p)
+{
+  unsigned char *buf;
+  size_t len;
+  if (ppd_encode (p, &buf, &len) < 0)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  int rc = pp_write_file_in_place (path, buf, len);
   free (buf);
   return rc;
 }

@@ -695,13 +695,12 @@ read_old (const char *path, ppc_profile *old)
 static int
 merge_and_write (char *path, ppc_profile *now)
 {
-  /* A lock file beside it, as pprt.c does for .ppd files: the profile is
-     replaced by rename.  */
+  /* A lock file beside it, as pprt.c does for .ppd files.  */
   const char *why = NULL;
   int fd = __pp_lock_profile (path);
   if (fd < 0)
     return -1;
-  pp_remove_stale_temps (path);
+  pp_settle_temps (path, 0, NULL, ppc_whole);
   ppc_profile old;
   ppc_profile *result = now;
   int rc = -1;
@@ -722,7 +721,7 @@ merge_and_write (char *path, ppc_profile *now)
       else if (keep_aside (path, why ? why : "cannot merge", ".old", 0) < 0)
         goto free_old;
     }
-  rc = ppc_write_file (path, result);
+  rc = ppc_rewrite_file (path, result);
   if (rc < 0)
     fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
              strerror (errno));

@@ -44,6 +44,10 @@
 #define ppd_put_u64 __pp_ppd_put_u64
 #define ppd_put_str __pp_ppd_put_str
 #define ppd_seal __pp_ppd_seal
+#define ppd_put_progs __pp_ppd_put_progs
+#define ppd_get_progs __pp_ppd_get_progs
+#define ppd_merge_progs __pp_ppd_merge_progs
+#define ppd_free_progs __pp_ppd_free_progs
 #define ppd_get __pp_ppd_get
 #define ppd_encode __pp_ppd_encode
 #define ppd_free __pp_ppd_free
@@ -56,6 +60,8 @@
 #define ppd_read_file __pp_ppd_read_file
 #define ppd_file_size __pp_ppd_file_size
 #define ppd_write_file __pp_ppd_write_file
+#define ppd_rewrite_file __pp_ppd_rewrite_file
+#define ppd_whole __pp_ppd_whole
 
 /* lib/profile_db.c */
 #define pdb_join __pp_pdb_join
@@ -88,6 +94,8 @@
 #define ppc_read_file __pp_ppc_read_file
 #define ppc_encode __pp_ppc_encode
 #define ppc_write_file __pp_ppc_write_file
+#define ppc_rewrite_file __pp_ppc_rewrite_file
+#define ppc_whole __pp_ppc_whole
 #define ppc_merge_warn __pp_ppc_merge_warn
 #define ppc_merge __pp_ppc_merge
 
@@ -107,6 +115,9 @@
 #define pp_is_temp_of __pp_is_temp_of
 #define pp_remove_stale_temps __pp_remove_stale_temps
 #define pp_write_file_atomic __pp_write_file_atomic
+#define pp_write_file_in_place __pp_write_file_in_place
+#define pp_settle_temps __pp_settle_temps
+#define pp_read_journal __pp_read_journal
 #define pp_elf_read_section __pp_elf_read_section
 
 #endif

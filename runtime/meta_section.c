@@ -14,9 +14,13 @@
    by the name the loader opened it under, or, when that name is relative
    (dlopen ("./lib.so"), then chdir), by the path of the file mapped at
    its address (object_path.c).  A rebuilt shared object whose
-   record no longer matches is read again once; a stripped or vanished one
-   gets one line per unit and profiles without metadata (the counts are
-   kept; ppprof names what is missing).  */
+   record no longer matches is read again once.  When the loaded file
+   has no record of the unit (deleted: Tcl loads an extension from a
+   virtual file system through a temporary copy it removes at once), the
+   unit's own object file, the profile's path with .o for .ppd, holds the
+   same record (found by the same key, so never another build's).  A
+   stripped or vanished one gets one line per unit and profiles without
+   metadata (the counts are kept; ppprof names what is missing).  */
 #define _GNU_SOURCE
 /* Cold: read once per dump.  */
 #pragma GCC optimize ("Os")
@@ -164,6 +168,20 @@ unit_record (struct __pp_unit *u)
   /* Not cached, or cached from a file that has been rebuilt since.  */
   if (!rec && (f = load_file (o.path)))
     rec = find_record (f, u->meta_key, u->meta_size);
+  /* The loaded file gone or without it: the unit's object file.  */
+  size_t plen = strlen (u->ppd_path);
+  char *obj = NULL;
+  if (!rec && plen > 4 && strcmp (u->ppd_path + plen - 4, ".ppd") == 0
+      && (obj = malloc (plen - 1)))
+    {
+      memcpy (obj, u->ppd_path, plen - 4);
+      memcpy (obj + plen - 4, ".o", 3);
+      for (f = files; f && strcmp (f->path, obj) != 0; f = f->next)
+        ;
+      if (f || (f = load_file (obj)))
+        rec = find_record (f, u->meta_key, u->meta_size);
+      free (obj);
+    }
   char exe[PATH_MAX];
   const char *file = o.path;
   ssize_t n;

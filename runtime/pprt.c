@@ -20,6 +20,7 @@
 #include "next_nonzero.h"
 #include "resident.h"
 #include "pp/ppd.h"
+#include "ppd_internal.h"
 #include "file_io.h"
 #include "pp/sat.h"
 
@@ -502,17 +503,37 @@ snapshot_free (ppd_profile *p, uint64_t *trained)
   free (trained);
   free (p->fns);
   free (p->source);
-  memset (p, 0, sizeof *p);
+  memset (p, 0, sizeof *p); /* progs: borrowed */
 }
 
 /* The unit's counts since the last dump, as a profile of one run or (a
    later dump of this process) of none: names and metadata borrowed from
    the unit (free it with snapshot_free).  */
+/* The program this process runs, for the profiles' programs section
+   (include/pp/ppd.h): its run, once, in each unit's first dump.  Read at
+   each dump, under dump_lock.  */
+static char program_name[PATH_MAX];
+static ppd_prog program_run = { program_name, 1 };
+
+static void
+read_program_name (void)
+{
+  ssize_t n = readlink ("/proc/self/exe", program_name,
+                        sizeof program_name - 1);
+  program_name[n > 0 ? n : 0] = '\0';
+}
+
 static int
 snapshot (struct __pp_unit *u, ppd_profile *p, uint64_t **trained_block)
 {
   memset (p, 0, sizeof *p);
   p->runs = !run_counted (u);
+  /* Borrowed (snapshot_free leaves it); no name without /proc.  */
+  if (p->runs && program_name[0])
+    {
+      p->progs = &program_run;
+      p->nprogs = 1;
+    }
   p->source = strdup (u->source ? u->source : "");
   p->fns = calloc (u->num_fns ? u->num_fns : 1, sizeof *p->fns);
   if (!p->source || !p->fns)
@@ -678,7 +699,7 @@ merge_and_write (const char *path, const char *buf, size_t len,
   if (buf && ppd_merge_encoded ((const unsigned char *) buf, len, snap, &out,
                                 &out_len) == 0)
     {
-      int rc = pp_write_file_atomic (path, out, out_len);
+      int rc = pp_write_file_in_place (path, out, out_len);
       free (out);
       if (rc != 0)
         fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
@@ -699,7 +720,7 @@ merge_and_write (const char *path, const char *buf, size_t len,
         fprintf (stderr, "ppgcc profile: %s: out of memory while merging, "
                  "writing this run only\n", path);
     }
-  int rc = ppd_write_file (path, result);
+  int rc = ppd_rewrite_file (path, result);
   if (rc != 0)
     fprintf (stderr, "ppgcc profile: %s: cannot write: %s\n", path,
              strerror (errno));
@@ -721,13 +742,15 @@ dump_unit (struct __pp_unit *u, ppd_profile *snap)
                u->ppd_path);
       return -1;
     }
-  /* A lock file beside the profile: the profile itself is replaced by
-     rename, so a lock on it would not exclude a writer that opened the old
-     one.  */
+  /* A lock file beside the profile: the profile itself is made by a
+     rename and moved aside when damaged, so a lock on it would not
+     exclude a writer that opened the old one.  */
   int lock_fd = lock_profile (path);
   if (lock_fd < 0)
     goto out;
-  pp_remove_stale_temps (path);
+  /* A writer killed while it overwrote the profile left it torn, beside
+     its whole journal: put back first.  */
+  pp_settle_temps (path, PPD_HEADER_SIZE, ppd_file_size, ppd_whole);
   char *buf = NULL;
   size_t len = 0;
   uint64_t size = 0;
@@ -799,6 +822,7 @@ __pp_dump (void)
   int n = 0;
   for (struct __pp_unit *u = atomic_load (&registered); u; u = u->next)
     n++;
+  read_program_name ();
   ppd_profile *snaps = calloc (n ? n : 1, sizeof *snaps);
   char *ok = calloc (n ? n : 1, 1);
   uint64_t **trained = calloc (n ? n : 1, sizeof *trained);

@@ -104,6 +104,11 @@ int pp_profile_set_analyse (pp_profile_set *set);
 /* One line: PROFILE holds counts of FN without its metadata.  */
 void pp_report_no_meta (const char *profile, const char *fn);
 void pp_profile_set_free (pp_profile_set *set);
+/* One note for each program whose objects' profiles in SET count
+   different numbers of its runs (tools/mixed_runs.c); WANTED (one flag
+   per profile, NULL: all): only programs of those profiles.  */
+void pp_note_mixed_runs (const pp_profile_set *set,
+                         const unsigned char *wanted);
 
 /* Calls ADD for every regular file below DIR whose name ends in SUFFIX
    (hidden directories too: libtool's .libs); stops at the first negative

@@ -520,6 +520,17 @@ ppprof_report (pp_profile_set *set, long top, const char *only, int json)
                  set->fns[i].dropped);
       free (dm);
     }
+  /* Runs that differ between the profiles of one program's objects, for
+     the programs of the functions with a row.  */
+  unsigned char *wanted = calloc ((size_t) set->num_profiles + 1, 1);
+  for (int i = 0; wanted && i < shown; i++)
+    for (int k = 0; k < set->num_profiles; k++)
+      if (all[i].fn->profile
+          && !strcmp (all[i].fn->profile, set->profile_names[k]))
+        wanted[k] = 1;
+  if (wanted)
+    pp_note_mixed_runs (set, wanted);
+  free (wanted);
   for (int i = 0; i < notes.n; i++)
     free (notes.text[i]);
   free (notes.text);

@@ -239,7 +239,11 @@ read_under_root (pp_source *src, const char *file)
 
 /* A relative FILE under the directory of PROFILE or one of its parents
    (a profile written in a build's subdirectory, or copied next to the
-   tree).  */
+   tree); else under that directory, or a parent, with its leading
+   directories taken off one at a time: a profile under PPGCC_PREFIX=P is
+   P/<the object's absolute path>.ppd, so the object's directory, where a
+   relative source name was given to the compiler (or its parent, for
+   libtool's .libs), is what follows P.  */
 static int
 read_near_profile (pp_source *src, const char *file, const char *profile)
 {
@@ -268,6 +272,19 @@ read_near_profile (pp_source *src, const char *file, const char *profile)
       if (len > 0)
         len--; /* the '/' before the last component */
     }
+  /* /P/a/b: /a/b and its parent /a, then /b (not the root itself:
+     tried above); a parent for libtool's .libs/x.ppd of lib/x.c.  */
+  for (const char *tail = strchr (abs + 1, '/'); rc != 0 && tail;
+       tail = strchr (tail + 1, '/'))
+    for (size_t n = strlen (tail); rc != 0 && n > 0;)
+      {
+        if (read_joined (src, tail, n, file) == 0)
+          rc = 0;
+        while (n > 0 && tail[n - 1] != '/')
+          n--;
+        if (n > 0)
+          n--;
+      }
   free (abs);
   return rc;
 }

@@ -192,11 +192,15 @@ PPC_API int ppc_merge (ppc_profile *into, const ppc_profile *from,
 PPC_API int ppc_merge_warn (ppc_profile *into, const ppc_profile *from,
                             void (*warn) (void *ctx, const char *fn_name),
                             void *ctx, const char **why);
-/* Reads a file: 0, 1 when it does not exist, -1 with *WHY.  */
+/* Reads a file (a torn one from the journal beside it, as ppd_read_file):
+   0, 1 when it does not exist, -1 with *WHY.  */
 PPC_API int ppc_read_file (const char *path, ppc_profile *out,
                            const char **why);
 /* Writes atomically.  0, or -1 (errno set).  */
 PPC_API int ppc_write_file (const char *path, const ppc_profile *p);
+/* Writes over PATH in place, its inode kept, for a writer holding PATH's
+   lock (the runtime), as ppd_rewrite_file does.  0, or -1 (errno set).  */
+PPC_API int ppc_rewrite_file (const char *path, const ppc_profile *p);
 
 #ifdef __cplusplus
 }

@@ -26,9 +26,19 @@
          ntrained   u64   (version 2) the Ball-Larus ids of the paths the
          ntrained x u64   profile in use had run (flag PP_FN_TRAINED),
                           ascending: what residual reports are against
+       nprogs   u32      (version 5) the programs whose runs wrote the
+       nprogs x program: file, names ascending, at most PPD_MAX_PROGS:
+         name       str   the program's path (/proc/self/exe), "" for
+                          the runs of programs past the first
+                          PPD_MAX_PROGS
+         runs       u64   how many of the file's runs were its
    where str is u32 length + bytes (no terminator).  Version 1 files (no
-   trained list), version 2 files (FNV-1a 64) and version 3 files
-   (pp_sum64) are still read.
+   trained list), version 2 files (FNV-1a 64), version 3 files
+   (pp_sum64) and version 4 files (no programs) are still read.
+
+   The programs let ppprof say when the objects of one program hold
+   different numbers of its runs (stale profiles of an earlier build
+   merged with new ones, an object loaded by some runs only).
 
    Counts add saturating at 2^64-1, never wrap.  */
 #ifndef PP_PPD_H
@@ -42,7 +52,7 @@ extern "C" {
 #endif
 
 #define PPD_MAGIC "PPD\x01"
-#define PPD_VERSION 4u
+#define PPD_VERSION 5u
 #define PPD_HEADER_SIZE 24
 
 typedef struct
@@ -63,6 +73,16 @@ typedef struct
   uint64_t ntrained;
 } ppd_fn;
 
+/* A program whose runs wrote a profile (version 5), and how many.  */
+typedef struct
+{
+  char *name;
+  uint64_t runs;
+} ppd_prog;
+
+/* Programs a file names at most; the runs of more are the "" entry's.  */
+#define PPD_MAX_PROGS 32
+
 typedef struct
 {
   uint64_t runs;
@@ -70,6 +90,8 @@ typedef struct
   char *source;
   uint32_t nfns;
   ppd_fn *fns;
+  uint32_t nprogs; /* ascending by name (version 5; older files: 0) */
+  ppd_prog *progs;
 } ppd_profile;
 
 /* The codec is written once (lib/ppd_read.c, ppd_write.c, ppd_merge.c)
@@ -135,7 +157,9 @@ PPD_API uint64_t *ppd_union_ids (const uint64_t *a, uint64_t na,
    HEAD is not a .ppd header.  What a reader reads of a file at most
    (pp_read_bounded_file): bytes after it are not the profile's.  */
 PPD_API uint64_t ppd_file_size (const unsigned char *head, size_t n);
-/* Reads and decodes a file, no further than its header says it goes.
+/* Reads and decodes a file, no further than its header says it goes;
+   when it is torn (shorter or longer than its header says, or failing its
+   checksum) and a whole journal of an overwrite is beside it, that.
    Returns 0, 1 when it does not exist, or -1 with *WHY ("trailing bytes
    after the profile" when the file is longer than that).  */
 PPD_API int ppd_read_file (const char *path, ppd_profile *out,
@@ -144,6 +168,12 @@ PPD_API int ppd_read_file (const char *path, ppd_profile *out,
    the runtime only under PPGCC_FSYNC=1: lib/file_io.c), rename.  Returns
    0 or -1 (errno set).  */
 PPD_API int ppd_write_file (const char *path, const ppd_profile *p);
+/* Writes over PATH in place, its inode kept, for a writer holding PATH's
+   lock (the runtime): the new image goes to a temporary first, which
+   stays as a journal until PATH is whole again (lib/file_io.c,
+   pp_write_file_in_place; ppd_read_file reads that journal while PATH
+   is torn).  Returns 0 or -1 (errno set).  */
+PPD_API int ppd_rewrite_file (const char *path, const ppd_profile *p);
 
 #ifdef __cplusplus
 }

@@ -360,7 +360,7 @@ builder_free (struct builder *b)
 /* --------------------------------------------------------------- file */
 
 /* NOW merged with what PATH holds (a sampled profile), under its lock,
-   written atomically.  What is there and is not a ppgcc context
+   written in place (ppc_rewrite_file: crash safe, its inode kept).  What is there and is not a ppgcc context
    profile, or does not merge (other metrics: an instrumented run's), is
    left alone and nothing is written.  */
 static int
@@ -374,7 +374,7 @@ merge_and_write (const char *path, ppc_profile *now)
                "written\n", path, why, path);
       return -1;
     }
-  pp_remove_stale_temps (path);
+  pp_settle_temps (path, 0, NULL, ppc_whole);
   char *buf = NULL;
   size_t len = 0;
   ppc_profile old;
@@ -407,7 +407,7 @@ merge_and_write (const char *path, ppc_profile *now)
   free (buf);
   if (have >= 0)
     {
-      rc = ppc_write_file (path, result);
+      rc = ppc_rewrite_file (path, result);
       if (rc < 0)
         fprintf (stderr, "ppgcc sampler: %s: cannot write: %s\n", path,
                  strerror (errno));

@@ -9,6 +9,7 @@
 #include "pp/rt_abi.h"
 #include "pp/meta_pack.h"
 #include "file_io.h"
+#include "ppd_internal.h"
 
 #include <CUnit/CUnit.h>
 #include <stdio.h>
@@ -251,6 +252,8 @@ old_image (image *im, uint32_t version, int with_trained)
   put (im, 2, 8), put (im, 6, 8);
   if (with_trained)
     put (im, 0, 8);
+  if (version >= 5)
+    put (im, 0, 4);         /* nprogs */
   seal (im->buf, im->len, version);
 }
 
@@ -287,7 +290,7 @@ test_round_trip (void)
   size_t len;
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
   CU_ASSERT_EQUAL (memcmp (buf, "PPD\x01", 4), 0);
-  CU_ASSERT_EQUAL (buf[4], 4); /* version 4 */
+  CU_ASSERT_EQUAL (buf[4], 5); /* version 5 */
 
   ppd_profile q;
   const char *why = NULL;
@@ -395,15 +398,25 @@ test_version1 (void)
   CU_ASSERT_EQUAL (h->pairs[1].count, 6);
   CU_ASSERT_EQUAL (h->ntrained, 0);
 
-  /* Written again, it is a version 4 file with a zero sum_max and an
-     empty trained list (the layout of version 2, another checksum).  */
+  /* Written again, it is a version 5 file with a zero sum_max, an
+     empty trained list and no programs (the layout of version 2, another
+     checksum, then the programs' count).  */
   unsigned char *buf;
   size_t len;
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
+  image v5;
+  old_image (&v5, 5, 1);
+  CU_ASSERT_EQUAL_FATAL (len, v5.len);
+  CU_ASSERT_EQUAL (memcmp (buf, v5.buf, len), 0);
+  /* A version 4 image (no programs) is still read.  */
   image v4;
   old_image (&v4, 4, 1);
-  CU_ASSERT_EQUAL_FATAL (len, v4.len);
-  CU_ASSERT_EQUAL (memcmp (buf, v4.buf, len), 0);
+  ppd_profile p4;
+  CU_ASSERT_EQUAL (ppd_decode (v4.buf, v4.len, &p4, &why), 0);
+  CU_ASSERT_EQUAL (p4.nprogs, 0);
+  if (p4.nfns == 1)
+    CU_ASSERT_EQUAL (p4.fns[0].npairs, 2);
+  ppd_free (&p4);
   /* A version 3 image (pp_sum64) is still read, and checked with its
      own sum: a version 4 header over it is corrupt.  */
   image v3;
@@ -434,7 +447,7 @@ test_version1 (void)
      trained list, and other versions are refused.  */
   old_image (&im, 2, 0);
   expect_reject (im.buf, im.len, "malformed contents");
-  old_image (&im, 5, 0);
+  old_image (&im, 6, 0);
   expect_reject (im.buf, im.len,
                  "profile format version not supported by this ppgcc");
 }
@@ -783,12 +796,13 @@ test_truncated (void)
   unsigned char *copy = malloc (len);
   CU_ASSERT_PTR_NOT_NULL_FATAL (copy);
   memcpy (copy, buf, len);
-  store_le (copy + len - 3 * 8, 3, 8); /* ntrained, before the two ids */
-  seal (copy, len, 3);
+  /* ntrained, before the two ids and the programs' count.  */
+  store_le (copy + len - 3 * 8 - 4, 3, 8);
+  seal (copy, len, 5);
   expect_reject (copy, len, "malformed contents");
   /* Control: with the true count the resealed image decodes.  */
-  store_le (copy + len - 3 * 8, 2, 8);
-  seal (copy, len, 3);
+  store_le (copy + len - 3 * 8 - 4, 2, 8);
+  seal (copy, len, 5);
   ppd_profile q;
   const char *why = NULL;
   CU_ASSERT_EQUAL (ppd_decode (copy, len, &q, &why), 0);
@@ -975,6 +989,76 @@ quiet_fn (ppd_fn *fn, const ppd_fn *old)
     }
 }
 
+/* Up to MAX programs in P, of names p0..p39 ascending, random runs.  */
+static void
+random_progs (ppd_profile *p, uint32_t max)
+{
+  uint32_t want = (uint32_t) rng (max + 1);
+  for (uint32_t i = 0; i < want; i++)
+    {
+      char name[8];
+      snprintf (name, sizeof name, "p%02u", (unsigned) rng (40));
+      ppd_prog one = { name, 1 + rng (3) };
+      CU_ASSERT_EQUAL (ppd_merge_progs (&p->progs, &p->nprogs, &one, 1), 0);
+    }
+}
+
+/* The programs section: runs add by program, names ascending; past
+   PPD_MAX_PROGS named ones the runs go to "" (the others).  */
+static void
+test_progs (void)
+{
+  ppd_profile a, b;
+  init_profile (&a, 2, "a.c", 0);
+  init_profile (&b, 3, "a.c", 0);
+  ppd_prog pa[] = { { "/bin/t1", 2 } };
+  ppd_prog pb[] = { { "/bin/t0", 1 }, { "/bin/t1", 2 } };
+  CU_ASSERT_EQUAL (ppd_merge_progs (&a.progs, &a.nprogs, pa, 1), 0);
+  CU_ASSERT_EQUAL (ppd_merge_progs (&b.progs, &b.nprogs, pb, 2), 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&a, &b, NULL, NULL), 0);
+  CU_ASSERT_EQUAL (a.runs, 5);
+  CU_ASSERT_EQUAL_FATAL (a.nprogs, 2);
+  CU_ASSERT_STRING_EQUAL (a.progs[0].name, "/bin/t0");
+  CU_ASSERT_EQUAL (a.progs[0].runs, 1);
+  CU_ASSERT_STRING_EQUAL (a.progs[1].name, "/bin/t1");
+  CU_ASSERT_EQUAL (a.progs[1].runs, 4);
+  unsigned char *buf;
+  size_t len;
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&a, &buf, &len), 0);
+  ppd_profile q;
+  const char *why;
+  CU_ASSERT_EQUAL_FATAL (ppd_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (q.nprogs, 2);
+  CU_ASSERT_STRING_EQUAL (q.progs[1].name, "/bin/t1");
+  CU_ASSERT_EQUAL (q.progs[1].runs, 4);
+  ppd_free (&q);
+  /* Names out of order are refused.  */
+  unsigned char *at = memmem (buf, len, "/bin/t0", 7);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (at);
+  at[6] = '2';
+  seal (buf, len, 5);
+  expect_reject (buf, len, "malformed contents");
+  free (buf);
+  /* 40 programs: 32 named, the runs of the other 8 under "".  */
+  for (int i = 0; i < 40; i++)
+    {
+      char name[8];
+      snprintf (name, sizeof name, "p%02d", i);
+      ppd_prog one = { name, 1 };
+      CU_ASSERT_EQUAL (ppd_merge_progs (&b.progs, &b.nprogs, &one, 1), 0);
+    }
+  CU_ASSERT_EQUAL_FATAL (b.nprogs, PPD_MAX_PROGS + 1);
+  CU_ASSERT_STRING_EQUAL (b.progs[0].name, "");
+  CU_ASSERT_EQUAL (b.progs[0].runs, 40 + 2 - PPD_MAX_PROGS);
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&b, &buf, &len), 0);
+  CU_ASSERT_EQUAL (ppd_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL (q.nprogs, PPD_MAX_PROGS + 1);
+  ppd_free (&q);
+  free (buf);
+  ppd_free (&a);
+  ppd_free (&b);
+}
+
 /* ppd_merge_encoded's image against ppd_merge's, encoded: the same bytes,
    over random profiles of one object that share their functions (some
    of which this run did not reach).  */
@@ -990,6 +1074,8 @@ test_merge_encoded (void)
       init_profile (&now, rng (2), rng (3) ? "a.c" : "", nfns);
       old.sum_max = rng (100);
       now.sum_max = rng (3) ? rng (100) : UINT64_MAX;
+      random_progs (&old, PPD_MAX_PROGS + 1);
+      random_progs (&now, 2);
       for (uint32_t f = 0; f < nfns; f++)
         {
           char name[16];
@@ -1084,6 +1170,7 @@ pp_add_ppd_tests (void)
   CU_add_test (s, "version 4 checksum: definition, what it notices",
                test_sum64_lanes);
   CU_add_test (s, "version 1 image", test_version1);
+  CU_add_test (s, "programs whose runs wrote a profile", test_progs);
   CU_add_test (s, "merge: counts add, trained sets unite", test_merge);
   CU_add_test (s, "merge of objects: same-named static functions kept",
                test_merge_objects);
