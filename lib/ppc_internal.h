@@ -23,8 +23,5 @@ PPC_API const char *ppc_whyf (const char *fmt, ...)
    writes reads back the same.  */
 PPC_API int ppc_parse_double (const char *s, size_t n, double *out);
 
-/* Whether LEN bytes at BUF are a whole .ppc (they decode), as
-   lib/file_io.c's journal wants.  ppc_read.c.  */
-PPC_API int ppc_whole (const char *buf, size_t len);
 
 #endif

@@ -201,6 +201,9 @@ PPC_API int ppc_write_file (const char *path, const ppc_profile *p);
 /* Writes over PATH in place, its inode kept, for a writer holding PATH's
    lock (the runtime), as ppd_rewrite_file does.  0, or -1 (errno set).  */
 PPC_API int ppc_rewrite_file (const char *path, const ppc_profile *p);
+/* Whether LEN bytes at BUF are a whole .ppc (they decode): how a torn
+   profile is told from its journal (lib/file_io.c).  ppc_read.c.  */
+PPC_API int ppc_whole (const char *buf, size_t len);
 
 #ifdef __cplusplus
 }
