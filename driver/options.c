@@ -243,6 +243,16 @@ replace_own (const char *flags, ppgcc_cmdline *cl)
   return 0;
 }
 
+/* Whether file A is one of autoconf's test programs: conftest.EXT in
+   any directory (AC_LANG's sources, their objects).  */
+static int
+autoconf_probe_p (const char *a)
+{
+  const char *base = lbasename (a);
+  return !strncmp (base, "conftest.", 9) && base[9]
+         && !strchr (base + 9, '.');
+}
+
 int
 ppgcc_parse (int argc, char **argv, const char *flags, ppgcc_cmdline *cl)
 {
@@ -251,7 +261,7 @@ ppgcc_parse (int argc, char **argv, const char *flags, ppgcc_cmdline *cl)
   cl->context_clone = -1;
   cl->derive = -1;
   cl->pass = XNEWVEC (char *, argc + 1);
-  int stops_before_link = 0, inputs = 0, info_only = 0;
+  int stops_before_link = 0, inputs = 0, info_only = 0, probes = 0;
   for (int i = 1; i < argc; i++)
     {
       char *a = argv[i];
@@ -280,13 +290,27 @@ ppgcc_parse (int argc, char **argv, const char *flags, ppgcc_cmdline *cl)
           if (takes_separate_value (a) && i + 1 < argc)
             cl->pass[cl->npass++] = argv[++i];
           else if (a[0] != '-' || !a[1])
-            inputs++;
+            {
+              inputs++;
+              probes += autoconf_probe_p (a);
+            }
         }
     }
   cl->links = !stops_before_link && !info_only && inputs > 0;
   cl->inputs = inputs;
   if (flags && replace_own (flags, cl) < 0)
     return -1;
+  /* configure's test programs: a profile of one outlives its source
+     (configure deletes conftest.* at once; under PPGCC_PREFIX the profile
+     stays, and ppprof annotate could not read its source: gzip's
+     configure, re-run by the first make of a Debian tree), and what
+     configure learns must not depend on profiling.  Plain gcc for them,
+     as -fno-profile-paths.  */
+  if (inputs > 0 && probes == inputs)
+    {
+      clear_own (cl);
+      cl->autoconf_probe = 1;
+    }
   if (cl->ipp && !cl->mode)
     {
       fprintf (stderr, "ppgcc: error: %s-fprofile-paths-ipp=%s needs "

@@ -9,6 +9,9 @@ typedef struct
   char **pass;           /* gcc's arguments, in order (argv[0] excluded) */
   int npass;
   int inputs;            /* input files (not options) among them */
+  /* Every input is an autoconf test program (conftest.c, conftest.o,
+     ...): compiled and linked without profiling.  */
+  int autoconf_probe;
   const char *mode;      /* -fprofile-paths[=MODE]: bl, ppp, residual, cct;
                             NULL: off (-fno-profile-paths) */
   const char *array_max; /* -fprofile-paths-array-max=N */

@@ -308,6 +308,9 @@ main (int argc, char **argv)
   if (cl.env_flags && cl.verbose)
     fprintf (stderr, "ppgcc: PPGCC_FLAGS=%s in place of the command's "
              "ppgcc options\n", cl.env_flags);
+  if (cl.autoconf_probe && cl.verbose)
+    fprintf (stderr, "ppgcc: an autoconf test program (conftest.*): "
+             "compiled without profiling\n");
   char *dir = self_dir (argv[0]);
   char tried_plugin[4 * PATH_MAX], tried_rt[4 * PATH_MAX];
 
