@@ -21,8 +21,8 @@
    the sampler.
 
    Internal to the library: every symbol here is hidden; the library
-   exports only the functions it interposes (interpose.c) and __pp_
-   ones.  */
+   exports only the functions it interposes (interpose.c, and the
+   stubs of ra_readers_x86_64.S) and __pp_ ones.  */
 #ifndef PPSAMPLE_H
 #define PPSAMPLE_H
 
@@ -72,14 +72,25 @@ PPS_HIDDEN int __pp_sample_mark (struct pps_thread *t, uint32_t i,
    still holds the trampoline and lies at or above SP_LO (below it, the
    stack is dead or another frame's red zone: left alone).  */
 PPS_HIDDEN void __pp_sample_unmark (struct pps_thread *t, uint64_t sp_lo);
-/* Whether the function starting at FN reads its own return address
-   (setjmp, getcontext, vfork): its frame is never marked.  */
-PPS_HIDDEN int __pp_sample_no_mark_fn (uint64_t fn);
 /* A non-local exit to stack pointer SP (0: unknown): the mark and the
    cached frames below SP dropped, the mark put on the innermost frame
    left.  */
 PPS_HIDDEN void __pp_sample_nonlocal_exit (struct pps_thread *t, uint64_t sp);
-/* Finds the functions __pp_sample_no_mark_fn knows (at start).  */
+
+/* ra_readers.c and ra_readers_x86_64.S: the functions that read their
+   own return address (setjmp, sigsetjmp, getcontext, swapcontext,
+   vfork), interposed by stubs that take the mark out of it first.  */
+#define PPS_RA_READERS 7
+/* The C library's functions, in the stubs' order (NULL: not found yet).  */
+PPS_HIDDEN extern void *__pp_sample_ra_real[PPS_RA_READERS];
+/* The stubs' code.  */
+PPS_HIDDEN extern const char __pp_sample_ra_stubs[];
+PPS_HIDDEN extern const char __pp_sample_ra_stubs_end[];
+/* Whether the function starting at FN reads its own return address (one
+   of the C library's, or a stub): its frame is never marked.  */
+PPS_HIDDEN int __pp_sample_no_mark_fn (uint64_t fn);
+/* Finds the C library's functions (at start; a stub called before
+   finds its own).  */
 PPS_HIDDEN void __pp_sample_find_no_mark_fns (void);
 
 /* thread.c: libunwind's per-thread set-up, outside the handler.  */

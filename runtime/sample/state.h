@@ -5,6 +5,7 @@
      interpose.c   the interposed C library calls
      init.c        start and stop
      thread.c, handler.c, dump.c, config.c
+     ra_readers.c  the functions that read their own return address
      trampoline.c  the mark on a return address
      signals.c     the C library's signal calls
      state.c       this: the settings, the threads' states, the tree's

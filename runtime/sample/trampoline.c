@@ -17,7 +17,12 @@
    it is a red zone or dead stack).  A frame is not marked when it is a
    signal frame, has no unwind information, or is a function that reads
    its own return address (setjmp, getcontext, vfork: they would save
-   the trampoline's address and come back to it later).
+   the trampoline's address and come back to it later); reached through
+   a jump stub (the PLT), whose frame the handler cannot tell from any
+   other, such a function takes the mark out itself (ra_readers.c).  A
+   return through the trampoline from anywhere but the mark's slot (a
+   copy of the return address) aborts with one line: where it should go
+   is not known.
 
    Non-local exits (interpose.c): longjmp and friends drop the frames
    below the target SP and the mark with them (csprof §2.4.1).  An
@@ -37,37 +42,9 @@
 #define _GNU_SOURCE
 #include "sample.h"
 
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-
-static uint64_t no_mark[8];
-static int nno_mark;
-
-PPS_HIDDEN void
-__pp_sample_find_no_mark_fns (void)
-{
-  static const char *const names[] = {
-    "_setjmp", "setjmp", "__sigsetjmp", "sigsetjmp", "getcontext",
-    "swapcontext", "vfork", "__vfork"
-  };
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-    {
-      void *f = dlsym (RTLD_DEFAULT, names[i]);
-      if (f && nno_mark < (int) (sizeof no_mark / sizeof *no_mark))
-        no_mark[nno_mark++] = (uint64_t) f;
-    }
-}
-
-PPS_HIDDEN int
-__pp_sample_no_mark_fn (uint64_t fn)
-{
-  for (int i = 0; i < nno_mark; i++)
-    if (no_mark[i] == fn)
-      return 1;
-  return 0;
-}
 
 PPS_HIDDEN int
 __pp_sample_mark (struct pps_thread *t, uint32_t i, uint64_t sp_lo)
@@ -106,18 +83,21 @@ current_sp (void)
 }
 
 /* Called by the trampoline, in the program's context, when the marked
-   frame has returned.  */
-PPS_HIDDEN uint64_t __pp_sample_trampoline_return (void);
+   frame has returned through SLOT (where its return address was).  */
+PPS_HIDDEN uint64_t __pp_sample_trampoline_return (uint64_t *slot);
 
 PPS_HIDDEN uint64_t
-__pp_sample_trampoline_return (void)
+__pp_sample_trampoline_return (uint64_t *slot)
 {
   struct pps_thread *t = __pp_sample_self ();
-  if (!t || !t->mark_slot)
+  if (!t || t->mark_slot != slot)
     {
-      /* cannot be: the mark is taken out whenever the state goes */
+      /* cannot be: the mark is taken out whenever the state goes, and
+         no function reads the trampoline's address as its own return
+         address (ra_readers.c) to come back to it later */
       static const char m[] = "ppgcc sampler: a return through the "
-                              "trampoline without a mark\n";
+                              "trampoline, not from the marked return "
+                              "address (a copy of it, or no mark)\n";
       write (2, m, sizeof m - 1);
       abort ();
     }

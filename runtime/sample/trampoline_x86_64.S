@@ -1,8 +1,9 @@
 /* The trampoline (csprof §2.3, x86-64 System V): the return address of
    one frame per thread is replaced by __pp_sample_trampoline
    (trampoline.c).  When that frame returns, control lands here with
-   %rsp its caller's (S); the C part counts the return, moves the mark up
-   and gives back the real return address, which goes where the return
+   %rsp its caller's (S); the C part checks that the return came through
+   the mark's slot (S - 8), counts the return, moves the mark up and
+   gives back the real return address, which goes where the return
    address was (S - 8) for a plain `ret`, leaving %rsp at S.
 
    Every register the C part could change is saved and restored, not only
@@ -56,6 +57,7 @@ __pp_sample_trampoline:
 	movdqu	%xmm13, 208(%rsp)
 	movdqu	%xmm14, 224(%rsp)
 	movdqu	%xmm15, 240(%rsp)
+	leaq	8(%rbp), %rdi		/* S - 8: the slot returned through */
 	call	__pp_sample_trampoline_return
 	movq	%rax, 8(%rbp)
 	movdqu	0(%rsp), %xmm0
