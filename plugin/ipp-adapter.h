@@ -232,8 +232,22 @@ void ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
    arguments forwarded (no varargs, static chain, abnormal edges, ...);
    CFG's blocks and edges of FUN moved to those of COPY, a version of it
    (false when the two CFGs differ).  */
-bool ppgcc_forwardable_p (function *fun);
+bool ppgcc_forwardable_p (function *fun, bool label_tables = false);
 bool ppgcc_map_copy_cfg (function *fun, function *copy, ppgcc_cfg &cfg);
+/* switch-labels.cc: whether FUN takes its labels' addresses only in
+   static tables read by its computed gotos (`goto *table[i]`), so that a
+   copy given tables of its own (ppgcc_copy_label_tables) behaves as FUN;
+   while a ppgcc_allow_copy (FUN, true) lives, GCC lets FUN be copied.
+   ppgcc_copy_label_tables gives COPY, a version of FUN, its own tables;
+   false (COPY unusable) if its labels cannot be matched with FUN's.  */
+bool ppgcc_label_tables_only_p (function *fun);
+struct ppgcc_allow_copy
+{
+  ppgcc_allow_copy (function *fun, bool allow);
+  ~ppgcc_allow_copy ();
+  function *fun;
+};
+bool ppgcc_copy_label_tables (function *fun, function *copy);
 /* A version of NODE's function with its body, named with SUFFIX (GCC's
    create_version_clone_with_body), made safe to call before the unit's
    early debug information exists.  */

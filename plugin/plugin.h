@@ -151,8 +151,15 @@ void ppgcc_switch_mark_unit ();
    (&&label).  */
 bool ppgcc_takes_label_address_p (function *fun);
 /* Whether GCC may inline DECL in a plain build (always_inline, or within
-   its inlining limit by GCC's size estimate; never main).  */
-bool ppgcc_may_be_inlined_p (tree decl);
+   FACTOR times its inlining limit by GCC's size estimate; never main).  */
+bool ppgcc_may_be_inlined_p (tree decl, int factor = 1);
+/* switch-entry.cc: the dispatch's test of FLAG, inserted after *GSI:
+   its bit 0, in a new temporary.  */
+tree ppgcc_switch_flag_bit (gimple_stmt_iterator *gsi, tree flag);
+/* switch-entry.cc: the plain copy f.pp_off of a public function f that
+   GCC may inline (f without its entry test, for the unit's own calls), or
+   null.  */
+tree ppgcc_switch_plain_copy (tree decl);
 
 /* switch-entry.cc: -fprofile-paths-switch=entry.  Makes FUN's copy
    f.pp_on and gives FUN its entry test; CFG's blocks and edges are moved

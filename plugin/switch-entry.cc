@@ -76,12 +76,19 @@ ppgcc_takes_label_address_p (function *fun)
    -fprofile-paths-ipp, two callers sharing one duplicate saw equal
    addresses where GCC's inlining gives each its own).  */
 bool
-ppgcc_forwardable_p (function *fun)
+ppgcc_forwardable_p (function *fun, bool label_tables)
 {
   tree decl = fun->decl;
+  /* With LABEL_TABLES, a function whose labels' addresses are only in
+     tables of its computed gotos (switch-labels.cc) is copied, its
+     computed gotos' abnormal edges with it.  */
+  bool tables = label_tables && ppgcc_takes_label_address_p (fun)
+                && ppgcc_label_tables_only_p (fun);
+  ppgcc_allow_copy allow (fun, tables);
   if (stdarg_p (TREE_TYPE (decl)) || fun->static_chain_decl
       || fun->has_nonlocal_label || fun->calls_setjmp
-      || ppgcc_takes_label_address_p (fun) || DECL_EXTERNAL (decl)
+      || (ppgcc_takes_label_address_p (fun) && !tables)
+      || DECL_EXTERNAL (decl)
       || TREE_THIS_VOLATILE (decl) /* noreturn */
       || !tree_versionable_function_p (decl))
     return false;
@@ -104,7 +111,7 @@ ppgcc_forwardable_p (function *fun)
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
-        if (e->flags & EDGE_ABNORMAL)
+        if ((e->flags & EDGE_ABNORMAL) && !tables)
           return false;
       for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
            gsi_next (&gsi))
@@ -204,7 +211,24 @@ entry_flag ()
   return decl;
 }
 
-/* FUN's new first block: `if (__pp_on != 0)` to a call of ON with FUN's
+/* `pp_on = FLAG; pp_bit = pp_on & 1;` after *GSI; pp_bit.  The flag is 0
+   or 1.  Testing its bit rather than the whole flag keeps GCC from
+   knowing the loaded value to be 0 on the plain side, where it then kept
+   the value in a register to reuse as a zero: a load and a `test' per
+   entry, against one `testb' of memory.  */
+tree
+ppgcc_switch_flag_bit (gimple_stmt_iterator *gsi, tree flag)
+{
+  tree t = create_tmp_reg (TREE_TYPE (flag), "pp_on");
+  gsi_insert_after (gsi, gimple_build_assign (t, flag), GSI_NEW_STMT);
+  tree b = create_tmp_reg (TREE_TYPE (flag), "pp_bit");
+  gsi_insert_after (gsi, gimple_build_assign (b, BIT_AND_EXPR, t,
+                                              build_one_cst (TREE_TYPE (t))),
+                    GSI_NEW_STMT);
+  return b;
+}
+
+/* FUN's new first block: `if (__pp_on & 1)` to a call of ON with FUN's
    parameters, whose value FUN returns.  */
 static void
 add_dispatch (function *fun, tree on)
@@ -212,9 +236,7 @@ add_dispatch (function *fun, tree on)
   tree decl = fun->decl;
   basic_block test = split_edge (single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun)));
   gimple_stmt_iterator gsi = gsi_last_bb (test);
-  tree t = create_tmp_reg (integer_type_node, "pp_on");
-  gsi_insert_after (&gsi, gimple_build_assign (t, entry_flag ()),
-                    GSI_NEW_STMT);
+  tree t = ppgcc_switch_flag_bit (&gsi, entry_flag ());
   gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, t, integer_zero_node,
                                              NULL_TREE, NULL_TREE),
                     GSI_NEW_STMT);
@@ -270,11 +292,26 @@ add_dispatch (function *fun, tree on)
     loops_state_set (LOOPS_NEED_FIXUP);
 }
 
+/* Public functions' plain copies (f.pp_off), by the function.  */
+static std::unordered_map<tree, tree> &
+plain_copies ()
+{
+  static std::unordered_map<tree, tree> copies;
+  return copies;
+}
+
+tree
+ppgcc_switch_plain_copy (tree decl)
+{
+  auto it = plain_copies ().find (decl);
+  return it == plain_copies ().end () ? NULL_TREE : it->second;
+}
+
 /* Whether GCC may inline DECL into its callers in a plain build:
-   always_inline, or (when optimising, not noinline) within the limit of
-   its kind by GCC's own size estimate.  */
+   always_inline, or (when optimising, not noinline) within FACTOR times
+   the limit of its kind by GCC's own size estimate.  */
 bool
-ppgcc_may_be_inlined_p (tree decl)
+ppgcc_may_be_inlined_p (tree decl, int factor)
 {
   if (DECL_DISREGARD_INLINE_LIMITS (decl))
     return true;
@@ -286,47 +323,67 @@ ppgcc_may_be_inlined_p (tree decl)
   int limit = DECL_DECLARED_INLINE_P (decl)
                   ? opt_for_fn (decl, param_max_inline_insns_single)
                   : opt_for_fn (decl, param_max_inline_insns_auto);
-  return estimate_num_insns_fn (decl, &eni_size_weights) <= limit;
+  return estimate_num_insns_fn (decl, &eni_size_weights) <= limit * factor;
 }
 
 function *
 ppgcc_switch_entry (function *fun, ppgcc_cfg &cfg)
 {
-  if (!ppgcc_forwardable_p (fun))
+  if (!ppgcc_forwardable_p (fun, true))
     return nullptr;
-  /* A public function GCC may inline keeps one body (=check): the
-     dispatch would make it bigger, and its copy is never inlined, so a
-     caller relying on the inlining (C99 inline, the union of DR#236 that
-     GCC sees only once f is inlined) would change.  A local one keeps
-     =entry: switch-local.cc makes its copy inlinable.  */
-  if (TREE_PUBLIC (fun->decl) && ppgcc_may_be_inlined_p (fun->decl))
-    {
-      if (ppgcc_opts.opt_info)
-        inform (DECL_SOURCE_LOCATION (fun->decl),
-                "ppgcc: %qs: one body (%<=check%>): GCC may inline it, which "
-                "a copy behind an entry test would change",
-                IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (fun->decl)));
-      return nullptr;
-    }
+  bool tables = ppgcc_takes_label_address_p (fun);
   cgraph_node *node = cgraph_node::get_create (fun->decl);
   /* The copy takes over the call graph edges of the calls it copies: f
      gets them now, and rebuilds them after this pass ("build_cgraph_edges"
      follows it), as the copy does in ppgcc_switch_entry_probes.  */
   cgraph_edge::rebuild_edges ();
-  cgraph_node *on = ppgcc_version_clone (node, "pp_on");
+  cgraph_node *on;
+  {
+    ppgcc_allow_copy allow (fun, tables);
+    on = ppgcc_version_clone (node, "pp_on");
+  }
+  /* A public function also gets f.pp_off, its plain body without the
+     dispatch, local to the unit: switch-local.cc sends the unit's calls
+     of f there behind a flag test at the call, so that GCC inlines
+     f.pp_off where a plain build inlines f (a test at f's entry made
+     small callees such as lua's luaV_mod too big to inline; the probes in
+     f's one body under =check, luaS_hash).  Calls from other units keep
+     f's own test.  A copy no call of the unit needs is removed by GCC.
+     Only for a function GCC may inline: otherwise the unit's calls cost
+     what f's entry test costs, and a second plain body would change
+     GCC's other choices (a static function called once from f, inlined
+     into f, would have two callers).  Whether GCC will inline f is told
+     from its size here, before the early optimisations, at twice GCC's
+     limit: lua's luaV_mod, inlined at -O2, is 18 here against 15.  */
+  cgraph_node *off = on && TREE_PUBLIC (fun->decl) && !tables
+                         && ppgcc_may_be_inlined_p (fun->decl, 2)
+                     ? ppgcc_version_clone (node, "pp_off") : nullptr;
   gcc_checking_assert (cfun == fun);
   node->remove_callees ();
   node->remove_all_references ();
   if (!on)
     return nullptr;
   function *copy = DECL_STRUCT_FUNCTION (on->decl);
-  if (!ppgcc_map_copy_cfg (fun, copy, cfg))
+  if (!ppgcc_map_copy_cfg (fun, copy, cfg)
+      || (tables && !ppgcc_copy_label_tables (fun, copy)))
     {
       on->remove ();
+      if (off)
+        off->remove ();
       return nullptr;
     }
   ppgcc_make_outlined (on->decl);
   add_dispatch (fun, on->decl);
+  if (off)
+    {
+      push_cfun (DECL_STRUCT_FUNCTION (off->decl));
+      cgraph_edge::rebuild_edges ();
+      pop_cfun ();
+      plain_copies ()[fun->decl] = off->decl;
+      /* Until switch-local.cc gives it its callers (it clears this), else
+         the unit's analysis removes it as unreachable.  */
+      off->force_output = true;
+    }
   return copy;
 }
 

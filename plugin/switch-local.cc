@@ -37,9 +37,9 @@
 namespace {
 
 /* The dispatch switch-entry.cc put at FUN's entry: the first block
-   `pp_on = __pp_on_entry; if (pp_on != 0)`, whose true edge goes to a
-   block calling the copy.  The copy's declaration, or null; *COND the
-   test, *LOAD the flag's load.  */
+   `pp_on = __pp_on_entry; pp_bit = pp_on & 1; if (pp_bit != 0)`, whose
+   true edge goes to a block calling the copy.  The copy's declaration, or
+   null; *COND the test, *LOAD the flag's load (followed by the bit's).  */
 tree
 find_dispatch (function *fun, gcond **cond, gassign **load)
 {
@@ -53,10 +53,15 @@ find_dispatch (function *fun, gcond **cond, gassign **load)
   gsi_prev (&gsi);
   if (!c || gsi_end_p (gsi))
     return NULL_TREE;
+  gassign *bit = dyn_cast<gassign *> (gsi_stmt (gsi));
+  gsi_prev (&gsi);
+  if (!bit || gsi_end_p (gsi) || gimple_assign_rhs_code (bit) != BIT_AND_EXPR
+      || gimple_assign_lhs (bit) != gimple_cond_lhs (c))
+    return NULL_TREE;
   gassign *l = dyn_cast<gassign *> (gsi_stmt (gsi));
   gsi_prev (&gsi);
   if (!l || !gsi_end_p (gsi) || !gimple_assign_single_p (l)
-      || gimple_assign_lhs (l) != gimple_cond_lhs (c)
+      || gimple_assign_lhs (l) != gimple_assign_rhs1 (bit)
       || gimple_cond_code (c) != NE_EXPR
       || !integer_zerop (gimple_cond_rhs (c)))
     return NULL_TREE;
@@ -106,7 +111,8 @@ drop_dispatch (function *fun, gcond *cond, gassign *load)
   push_cfun (fun);
   gimple_cond_make_false (cond);
   gimple_stmt_iterator gsi = gsi_for_stmt (load);
-  gsi_remove (&gsi, true);
+  gsi_remove (&gsi, true);  /* the load */
+  gsi_remove (&gsi, true);  /* its bit */
   free_dominance_info (CDI_DOMINATORS);
   cleanup_tree_cfg ();
   cgraph_edge::rebuild_edges ();
@@ -135,22 +141,25 @@ splittable_call_p (cgraph_edge *e)
 }
 
 /* CALL of G, in FUN, a caller without a copy, as
-     tmp = FLAG; if (tmp == 0) lhs = G (args); else lhs = ON (args);
+     tmp = FLAG & 1; if (tmp == 0) lhs = G (args); else lhs = ON (args);
+   (with PLAIN in place of G in the first arm when given).
    (before SSA: both arms write the same lhs).  The caller's call graph
    edges are rebuilt after.  */
 void
-dispatch_at_call (function *fun, gcall *call, cgraph_node *on, tree flag)
+dispatch_at_call (function *fun, gcall *call, cgraph_node *on, tree flag,
+                  tree plain = NULL_TREE)
 {
   push_cfun (fun);
   ppgcc_guard g = ppgcc_guard_split (call);
-  tree tmp = create_tmp_reg (TREE_TYPE (flag), "pp_on");
   gimple_stmt_iterator gsi = gsi_last_bb (g.head);
-  gsi_insert_after (&gsi, gimple_build_assign (tmp, flag), GSI_NEW_STMT);
+  tree tmp = ppgcc_switch_flag_bit (&gsi, flag);
   ppgcc_guard_branch (g, EQ_EXPR, tmp, build_zero_cst (TREE_TYPE (tmp)),
                       profile_probability::likely ());
   basic_block onb = g.other, join = g.join;
   gcall *copy = as_a<gcall *> (gimple_copy (call));
   gimple_call_set_fndecl (copy, on->decl);
+  if (plain)
+    gimple_call_set_fndecl (call, plain);
   /* The gimplifier's temporaries are SSA names already: one definition
      each, so the two calls write a variable, copied to it at the join.  */
   tree lhs = gimple_call_lhs (call);
@@ -269,6 +278,44 @@ follow_callers ()
       /* Where g keeps its dispatch, its copy inlined into it would double
          it: only a small g (GCC may inline it anyway) gets that.  */
       if (all || ppgcc_may_be_inlined_p (g->decl))
+        restore_inlining (p.second->decl, g->decl);
+    }
+
+  /* 3: the unit's calls of a public g that has a plain copy g.pp_off
+     (switch-entry.cc) test the flag themselves, as g's entry would, and
+     call g.pp_off or g.pp_on: g.pp_off inlines where a plain build
+     inlines g.  Every call, from plain bodies and copies alike, keeps
+     g's semantics: counted when profiling is on at the call.  */
+  for (auto &p : copy_of)
+    {
+      cgraph_node *g = p.first;
+      tree plain = ppgcc_switch_plain_copy (g->decl);
+      cgraph_node *plain_node = plain ? cgraph_node::get (plain) : nullptr;
+      if (!plain_node)
+        continue;
+      /* (Kept until now by switch-entry.cc; unused, GCC removes it.)  */
+      plain_node->force_output = false;
+      if (local_p (g))
+        continue;
+      tree flag = gimple_assign_rhs1 (test_of[g].second);
+      std::vector<std::pair<cgraph_node *, gcall *>> calls;
+      for (cgraph_edge *e = g->callers; e; e = e->next_caller)
+        if (splittable_call_p (e))
+          calls.push_back ({ e->caller, e->call_stmt });
+      std::unordered_set<cgraph_node *> callers;
+      for (auto &c : calls)
+        {
+          dispatch_at_call (DECL_STRUCT_FUNCTION (c.first->decl), c.second,
+                            p.second, flag, plain);
+          callers.insert (c.first);
+        }
+      for (cgraph_node *c : callers)
+        {
+          push_cfun (DECL_STRUCT_FUNCTION (c->decl));
+          cgraph_edge::rebuild_edges ();
+          pop_cfun ();
+        }
+      if (ppgcc_may_be_inlined_p (g->decl))
         restore_inlining (p.second->decl, g->decl);
     }
   return 0;

@@ -14,9 +14,11 @@
    flag.  A path is counted when profiling is on at its end.
 
    Chosen by measurement (bench/switch, bench/results/switch.md): with
-   profiling off, bzip2 runs +0.4% instructions over gcc -O2 with entry
-   against +21.6% with check, whose path registers still run (lua: +15.6%
-   and +30.9%; its interpreter loop cannot be copied and keeps check).  A third design, Arnold and Ryder's both
+   profiling off, bzip2 runs -0.1% instructions over gcc -O2 with entry
+   against +17.9% with check, whose path registers still run; lua +4.4%
+   (3.6% the flag tests at the entries of its small functions called
+   from other units, two instructions a call) against +28.9%.  A
+   third design, Arnold and Ryder's both
    bodies in one function with tests at the entry and on back edges
    (=clone), was removed: +32.0% off and +94.9% on for bzip2, worse than
    check both ways on bzip2 and lua, because the doubled bodies stopped

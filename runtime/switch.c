@@ -25,6 +25,8 @@
 #include <string.h>
 #include <time.h>
 
+/* 0 or 1, nothing else: =entry's dispatch tests its bit 0
+   (switch-entry.cc).  */
 volatile int __pp_on = 1;
 /* The same flag for =entry's dispatch at function entries: a plain load,
    which GCC may share between the entries of callees inlined into one
