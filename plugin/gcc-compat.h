@@ -98,4 +98,17 @@ ppgcc_safe_insert_seq_before (gimple_stmt_iterator *gsi, gimple_seq seq)
 #endif
 }
 
+/* The discriminator GCC gave statement S's block of its source line (the
+   numbering the debug line table of the same source carries): a field
+   of the block in GCC 12, a part of the location from GCC 13.  */
+static inline unsigned
+ppgcc_stmt_discriminator (gimple *s)
+{
+#if BUILDING_GCC_VERSION < 13000
+  return gimple_bb (s) ? (unsigned) gimple_bb (s)->discriminator : 0;
+#else
+  return (unsigned) get_discriminator_from_loc (gimple_location (s));
+#endif
+}
+
 #endif

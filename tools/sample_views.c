@@ -500,19 +500,16 @@ pp_samples_html (pp_context *c, const char *dir, FILE *index)
 
 /* ------------------------------------------------------------ lines */
 
-typedef struct
-{
-  const char *file;
-  unsigned line;
-  uint64_t max, sum;
-} line_total;
-
 static int
-by_file_line (const void *a, const void *b)
+by_location (const void *a, const void *b)
 {
-  const line_total *x = a, *y = b;
+  const pp_sample_block_line *x = a, *y = b;
   int c = strcmp (x->file, y->file);
-  return c ? c : (x->line > y->line) - (x->line < y->line);
+  if (c)
+    return c;
+  if (x->line != y->line)
+    return (x->line > y->line) - (x->line < y->line);
+  return (x->disc > y->disc) - (x->disc < y->disc);
 }
 
 int
@@ -521,49 +518,28 @@ pp_samples_lines (pp_context *c, const char *out_path)
   pp_samples s;
   if (pp_samples_load (&s, c) < 0)
     return 2;
-  line_total *t = NULL;
+  pp_sample_block_line *t = NULL;
   size_t n = 0, cap = 0;
   int rc = 0;
   for (size_t i = 0; i < s.nfns && rc == 0; i++)
     {
-      pp_sample_fn *f = &s.fns[i];
-      pp_samples_resolve (&s, f);
-      for (size_t k = 0; k < f->npcs; k++)
+      pp_samples_resolve (&s, &s.fns[i]);
+      if (pp_samples_block_lines (&s, &s.fns[i], &t, &n, &cap) < 0)
         {
-          const pp_sample_pc *pc = &f->pcs[k];
-          /* the innermost line: an inlined function's own, whose
-             out-of-line body the compiler sees as its own function */
-          const char *file = pc->inlined ? pc->inl_file : pc->file;
-          unsigned line = pc->inlined ? pc->inl_line : pc->line;
-          if (!file || !line)
-            continue;
-          size_t j = 0;
-          for (j = n; j-- > 0;)
-            if (t[j].file == file && t[j].line == line)
-              break;
-          if (j == SIZE_MAX)
-            {
-              if (n == cap)
-                {
-                  line_total *a = realloc (t, (cap = cap * 2 + 256)
-                                                  * sizeof *a);
-                  if (!a)
-                    {
-                      fprintf (stderr, "ppprof: out of memory\n");
-                      rc = 2;
-                      break;
-                    }
-                  t = a;
-                }
-              j = n++;
-              t[j] = (line_total){ file, line, 0, 0 };
-            }
-          /* AutoFDO's line count: its hottest instruction's */
-          if (pc->samples > t[j].max)
-            t[j].max = pc->samples;
-          t[j].sum += pc->samples;
+          fprintf (stderr, "ppprof: out of memory\n");
+          rc = 2;
         }
     }
+  /* one location in several functions (an inlined function's copies,
+     its out-of-line body): their executions add up */
+  size_t m = 0;
+  if (n > 1)
+    qsort (t, n, sizeof *t, by_location);
+  for (size_t j = 0; j < n; j++)
+    if (m && !by_location (&t[m - 1], &t[j]))
+      t[m - 1].rate += t[j].rate;
+    else
+      t[m++] = t[j];
   FILE *out = rc ? NULL : out_path ? fopen (out_path, "w") : stdout;
   if (!rc && !out)
     {
@@ -572,20 +548,23 @@ pp_samples_lines (pp_context *c, const char *out_path)
     }
   if (out)
     {
-      if (n > 1)
-        qsort (t, n, sizeof *t, by_file_line);
-      fprintf (out, "ppgcc-sample-lines 1\ntotal %" PRIu64 "\n", s.total);
-      for (size_t j = 0; j < n; j++)
-        fprintf (out, "line %u %" PRIu64 " %" PRIu64 " %s\n", t[j].line,
-                 t[j].max, t[j].sum, t[j].file);
+      fprintf (out, "ppgcc-sample-lines 2\ntotal %" PRIu64 "\n", s.total);
+      for (size_t j = 0; j < m; j++)
+        fprintf (out, "line %u %u %" PRIu64 " %s\n", t[j].line, t[j].disc,
+                 t[j].rate, t[j].file);
       if (out != stdout && fclose (out) != 0)
         {
           fprintf (stderr, "ppprof: %s: %s\n", out_path, strerror (errno));
           rc = 2;
         }
       else if (out != stdout)
-        printf ("%s: %zu source lines with samples, of %" PRIu64
-                " samples\n", out_path, n, s.total);
+        {
+          size_t hot = 0;
+          for (size_t j = 0; j < m; j++)
+            hot += t[j].rate > 0;
+          printf ("%s: %zu source locations, %zu with samples, of %" PRIu64
+                  " samples\n", out_path, m, hot, s.total);
+        }
     }
   free (t);
   pp_samples_free (&s);

@@ -41,8 +41,8 @@ pp_context_sampled (const pp_context *c)
   return 0;
 }
 
-static const char *
-intern (pp_samples *s, const char *str)
+const char *
+pp_samples_intern (pp_samples *s, const char *str)
 {
   if (!str)
     return NULL;
@@ -246,21 +246,21 @@ resolve_pc (pp_samples *s, Dwarf *dw, pp_sample_pc *p, const char **fn_file)
       else if (tag == DW_TAG_subprogram)
         {
           if (!*fn_file)
-            *fn_file = intern (s, dwarf_decl_file (&scopes[i]));
+            *fn_file = pp_samples_intern (s, dwarf_decl_file (&scopes[i]));
           break;
         }
     }
   if (outer < 0)
     {
-      p->file = intern (s, file);
+      p->file = pp_samples_intern (s, file);
       p->line = (unsigned) line;
     }
   else
     {
       unsigned cl;
-      p->file = intern (s, call_site (&cu, &scopes[outer], &cl));
+      p->file = pp_samples_intern (s, call_site (&cu, &scopes[outer], &cl));
       p->line = cl;
-      p->inl_file = intern (s, file);
+      p->inl_file = pp_samples_intern (s, file);
       p->inl_line = (unsigned) line;
       /* the chain, outermost first */
       size_t len = 1;

@@ -84,6 +84,8 @@ void pp_samples_resolve (pp_samples *s, pp_sample_fn *f);
 void pp_samples_free (pp_samples *s);
 /* The function named ONLY (as shown, or its symbol), or NULL.  */
 pp_sample_fn *pp_samples_find (pp_samples *s, const char *only);
+/* STR interned in S (one copy per distinct string), or NULL.  */
+const char *pp_samples_intern (pp_samples *s, const char *str);
 /* F's disassembly (objdump -d) into a malloc'd text, one instruction a
    line; NULL when objdump fails.  */
 char *pp_samples_disassemble (const pp_sample_fn *f);
@@ -98,12 +100,28 @@ int pp_samples_annotate (pp_context *c, const char *only, int disasm,
    instructions), and their list into INDEX.  0, or -1 after a
    message.  */
 int pp_samples_html (pp_context *c, const char *dir, FILE *index);
-/* ppprof lines: the profile's samples by source line (the innermost
-   inlined line), each line's largest count of one instruction and its
-   sum, for -fuse-path-profile (plugin/sample-use.cc):
-     ppgcc-sample-lines 1
+/* sample_blocks.c: a location's count in a function's machine code.  */
+typedef struct
+{
+  const char *file;  /* interned */
+  unsigned line, disc;
+  uint64_t rate;     /* its block's samples per instruction, in
+                        thousandths */
+} pp_sample_block_line;
+/* Appends F's locations (file, line, discriminator) with the sample rate
+   of their machine blocks to *V (*N of *CAP), the largest where a
+   location is in several blocks.  0, or -1 out of memory.  */
+int pp_samples_block_lines (pp_samples *s, pp_sample_fn *f,
+                            pp_sample_block_line **v, size_t *n,
+                            size_t *cap);
+
+/* ppprof lines: the profile's counts by source location for
+   -fuse-path-profile (plugin/sample-use.cc), each location (the
+   innermost inlined line and its discriminator) with its machine
+   blocks' sample rate, summed over the functions it is in:
+     ppgcc-sample-lines 2
      total SAMPLES
-     line LINE MAX SUM FILE
+     line LINE DISCRIMINATOR RATE FILE
    to OUT_PATH (NULL: stdout).  0, or 2 after a message.  */
 int pp_samples_lines (pp_context *c, const char *out_path);
 
