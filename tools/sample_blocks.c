@@ -29,17 +29,16 @@ typedef struct
   uint64_t target; /* a direct jump's, else 0 */
 } machine_insn;
 
-/* One objdump line ("  11c3:\tjb     11b0 <f+0x10>") into *I; 0 when it
-   is not an instruction.  */
-static int
-parse_insn (const char *l, machine_insn *i)
+int
+pp_samples_parse_insn (const char *l, uint64_t *addr, uint64_t *target,
+                       int *ends_block)
 {
   char *end;
   while (*l == ' ')
     l++;
-  i->addr = strtoull (l, &end, 16);
-  i->ends_block = 0;
-  i->target = 0;
+  *addr = strtoull (l, &end, 16);
+  *ends_block = 0;
+  *target = 0;
   if (end == l || *end != ':' || end[1] != '\t')
     return 0;
   const char *m = end + 2;
@@ -47,20 +46,20 @@ parse_insn (const char *l, machine_insn *i)
     m = strchr (m, ' ') + 1;
   if (*m == 'j')
     {
-      i->ends_block = 1;
+      *ends_block = 1;
       const char *sp = strpbrk (m, " \t");
       if (sp)
         {
           while (*sp == ' ' || *sp == '\t')
             sp++;
-          i->target = strtoull (sp, &end, 16);
+          *target = strtoull (sp, &end, 16);
           if (end == sp || *end != ' ')
-            i->target = 0;
+            *target = 0;
         }
     }
   else if (!strncmp (m, "ret", 3) || !strncmp (m, "ud2", 3)
            || !strncmp (m, "hlt", 3))
-    i->ends_block = 1;
+    *ends_block = 1;
   return 1;
 }
 
@@ -116,7 +115,7 @@ pp_samples_block_lines (pp_samples *s, pp_sample_fn *f,
       if (nl)
         *nl = '\0';
       machine_insn i;
-      if (parse_insn (l, &i))
+      if (pp_samples_parse_insn (l, &i.addr, &i.target, &i.ends_block))
         {
           if (nin == incap)
             {

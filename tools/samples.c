@@ -367,34 +367,6 @@ pp_samples_disassemble (const pp_sample_fn *f)
   return buf;
 }
 
-/* Parses one line of objdump's: "  11c3:\tjb     11b0 <work+0x10>".
-   Its address, and in *TARGET a branch's target (0: not a branch).  */
-static int
-insn_line (const char *l, uint64_t *addr, uint64_t *target)
-{
-  char *end;
-  while (*l == ' ')
-    l++;
-  *addr = strtoull (l, &end, 16);
-  *target = 0;
-  if (end == l || *end != ':' || end[1] != '\t')
-    return 0;
-  const char *m = end + 2;
-  if (*m == 'j' || !strncmp (m, "bnd j", 5))
-    {
-      const char *sp = strpbrk (m, " \t");
-      if (sp)
-        {
-          while (*sp == ' ' || *sp == '\t')
-            sp++;
-          *target = strtoull (sp, &end, 16);
-          if (end == sp || *end != ' ')
-            *target = 0;
-        }
-    }
-  return 1;
-}
-
 static int
 by_start (const void *a, const void *b)
 {
@@ -416,7 +388,9 @@ find_loops (pp_sample_fn *f)
       if (nl)
         *nl = '\0';
       uint64_t a, t;
-      if (insn_line (l, &a, &t) && t && t <= a && t >= f->entry)
+      int ends;
+      if (pp_samples_parse_insn (l, &a, &t, &ends) && t && t <= a
+          && t >= f->entry)
         {
           /* back edges to one target: one loop, to the last of them */
           size_t k = 0;

@@ -100,6 +100,11 @@ int pp_samples_annotate (pp_context *c, const char *only, int disasm,
    instructions), and their list into INDEX.  0, or -1 after a
    message.  */
 int pp_samples_html (pp_context *c, const char *dir, FILE *index);
+/* One line of objdump -d ("  11c3:\tjb     11b0 <f+0x10>"): its address,
+   a direct jump's target in *TARGET (else 0), whether it ends a block
+   (a jump or a return).  0 when the line is not an instruction.  */
+int pp_samples_parse_insn (const char *l, uint64_t *addr, uint64_t *target,
+                           int *ends_block);
 /* sample_blocks.c: a location's count in a function's machine code.  */
 typedef struct
 {
