@@ -29,9 +29,11 @@
    Async-signal safety: nothing here allocates.  Nodes and leaf entries
    come from the thread's mapping (thread.c, filled by state.c); libunwind's local unwinding is made for
    signal handlers (per-thread caches, set up by init.c).  A sample that
-   lands where the stack must not be walked (inside dlopen, where the
-   loader's lists change under libunwind's dl_iterate_phdr, or inside the
-   profiler) counts under "[unsafe sample]" (csprof §3.2); one whose
+   lands where the stack must not be walked (inside dlopen or dlclose,
+   where the loader changes the lists that libunwind's dl_iterate_phdr
+   reads under the loader's lock, which the thread may be taking: it
+   would wait for itself; or inside the profiler) counts under "[unsafe
+   sample]" (csprof §3.2); one whose
    unwinding fails keeps the frames it got under "[partial unwind]";
    one that finds the pool full counts under "[node pool full]".
 
@@ -60,6 +62,28 @@ in_trampoline (uint64_t ip)
 {
   return ip >= (uint64_t) __pp_sample_trampoline
          && ip < (uint64_t) __pp_sample_trampoline_end;
+}
+
+/* Whether T was inside dlopen or dlmopen when interrupted at stack
+   pointer SP: their stubs (ra_readers.c) jump to the C library's with
+   the caller's return address in place, so nothing runs at their
+   return; the call lasts as long as its return address slot, DL_SLOT
+   on the thread's stack, holds DL_RA and the stack is below it (nothing
+   writes the slot of a call under way).  A stack pointer off the
+   thread's stack (a handler on an alternate stack) may be inside.  A
+   return seen (the slot rewritten, or the stack above it) ends it.  */
+static int
+in_dlopen (struct pps_thread *t, uint64_t sp)
+{
+  uint64_t *s = t->dl_slot;
+  if (!s)
+    return 0;
+  int on_stack = sp >= t->stack_lo && sp < t->stack_hi;
+  if (*s == t->dl_ra && (sp <= (uint64_t) s || !on_stack))
+    return 1;
+  if (*s != t->dl_ra || on_stack)
+    t->dl_slot = NULL;
+  return 0;
 }
 
 /* The frames of the interrupted stack into T's scratch, innermost
@@ -238,7 +262,8 @@ __pp_sample_handler (int sig, siginfo_t *si, void *uc)
           t->nodes[PPS_FN_HELD].samples += held;
           t->nodes[PPS_FN_HELD].periods += held;
         }
-      if (t->unsafe)
+      if (t->unsafe
+          || in_dlopen (t, (uint64_t) ((ucontext_t *) uc)->uc_mcontext.gregs[REG_RSP]))
         {
           t->unsafe_samples++;
           t->nodes[PPS_FN_UNSAFE].samples++;

@@ -14,9 +14,11 @@
      the trampoline's mark comes out before an unwinder walks the stack
      (it cannot walk through the trampoline), and no mark is put while
      it walks, or until __cxa_begin_catch for an exception.
-   - dlopen, dlclose (§2.5.1): samples while the loader changes its
-     lists count as unsafe; at dlclose the objects are listed first, so
-     that the samples taken in a library that is unloaded still name it.
+   - dlclose (§2.5.1): samples while the loader takes objects off its
+     lists count as unsafe; the objects are listed first, so that the
+     samples taken in a library that is unloaded still name it.  (dlopen
+     and dlmopen find their caller by their return address: jump stubs
+     interpose them, ra_readers.c; the dump lists the objects loaded.)
    - _exit, _Exit: the profile is written first (exit's handlers do not
      run).
    - fork: through pthread_atfork (init.c), which every fork runs.
@@ -326,21 +328,7 @@ pthread_exit (void *r)
    here first (dump.c).  */
 PPS_HIDDEN void __pp_sample_retire_objects (void);
 
-typedef void *(*dlopen_fn) (const char *, int);
 typedef int (*dlclose_fn) (void *);
-
-PUBLIC void *
-dlopen (const char *file, int mode)
-{
-  REAL (dlopen_fn, dlopen);
-  struct pps_thread *t = __pp_sample_self ();
-  if (t)
-    t->unsafe++;
-  void *h = real_dlopen (file, mode);
-  if (t)
-    t->unsafe--;
-  return h;
-}
 
 PUBLIC int
 dlclose (void *h)

@@ -79,8 +79,11 @@ PPS_HIDDEN void __pp_sample_nonlocal_exit (struct pps_thread *t, uint64_t sp);
 
 /* ra_readers.c and ra_readers_x86_64.S: the functions that read their
    own return address (setjmp, sigsetjmp, getcontext, swapcontext,
-   vfork), interposed by stubs that take the mark out of it first.  */
-#define PPS_RA_READERS 7
+   vfork; dlopen and dlmopen, which find their caller's object by it),
+   interposed by stubs that take the mark out of it first.  */
+#define PPS_RA_READERS 9
+/* The index of dlopen's stub; dlmopen's follows.  */
+#define PPS_RA_DLOPEN 7
 /* The C library's functions, in the stubs' order (NULL: not found yet).  */
 PPS_HIDDEN extern void *__pp_sample_ra_real[PPS_RA_READERS];
 /* The stubs' code.  */

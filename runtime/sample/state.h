@@ -98,8 +98,13 @@ struct pps_thread
   int have_timer;
   int perf_fd;             /* the perf_event counter, or -1 */
   volatile sig_atomic_t in_handler;
-  volatile sig_atomic_t unsafe; /* > 0: inside dlopen, longjmp, the
+  volatile sig_atomic_t unsafe; /* > 0: inside dlclose, longjmp, the
                                    profiler: samples count as unsafe */
+  /* a dlopen or dlmopen under way (ra_readers.c, handler.c): the slot of
+     its call's return address on the thread's stack (NULL: none) and
+     the return address; samples count as unsafe */
+  uint64_t *volatile dl_slot;
+  uint64_t dl_ra;
   /* the tree: nodes[0] is the thread's root */
   struct pps_node *nodes;
   uint32_t nnodes, cap;
