@@ -122,8 +122,11 @@ load ()
         }
       buf[strcspn (buf, "\n")] = '\0';
       /* format 1 counts whole samples, format 2 thousandths */
-      uint64_t n = (uint64_t) count * (version == 2 ? one_sample / 1000
-                                                    : one_sample);
+      /* a count no profile can hold (sscanf saturates, a file may say
+         anything) is clamped, far under gcov_type's and profile_count's
+         range: a billion samples on one instruction */
+      uint64_t n = MIN ((uint64_t) count, (uint64_t) 1 << 40)
+                   * (version == 2 ? one_sample / 1000 : one_sample);
       uint64_t &c = line_count[line_key (buf + pos, (int) line, disc)];
       c = MAX (c, n);
       uint64_t &l = line_max[line_key (buf + pos, (int) line, 0)];
