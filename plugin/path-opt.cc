@@ -123,6 +123,47 @@ keep_unpartitioned (tree decl)
                            TREE_OPTIMIZATION (optimization_current_node));
 }
 
+/* walk_tree callback: a subtraction with a label's address under it.  */
+static tree
+label_difference (tree *tp, int *walk_subtrees, void *)
+{
+  tree t = *tp;
+  if (TYPE_P (t))
+    {
+      *walk_subtrees = 0;
+      return NULL_TREE;
+    }
+  if (TREE_CODE (t) == MINUS_EXPR || TREE_CODE (t) == POINTER_DIFF_EXPR)
+    for (int k = 0; k < 2; k++)
+      {
+        tree op = TREE_OPERAND (t, k);
+        while (CONVERT_EXPR_P (op) || TREE_CODE (op) == NON_LVALUE_EXPR)
+          op = TREE_OPERAND (op, 0);
+        if (TREE_CODE (op) == ADDR_EXPR
+            && TREE_CODE (TREE_OPERAND (op, 0)) == LABEL_DECL)
+          return t;
+      }
+  return NULL_TREE;
+}
+
+/* Whether a static variable of function DECL holds the difference of
+   two of its labels.  A table of label addresses (lua's dispatch table of
+   `&&L_OP_MOVE', ...) assembles across sections: such functions keep
+   their hot/cold split, as -fprofile-use's builds do.  Unsplit, lua's
+   luaV_execute had its dispatch merged back by cross-jumping (3 indirect
+   jumps against 36 split): 9 M more instructions on bench/run's lua.  */
+static bool
+has_static_label_difference (tree decl)
+{
+  varpool_node *v;
+  FOR_EACH_VARIABLE (v)
+    if (DECL_CONTEXT (v->decl) == decl && DECL_INITIAL (v->decl)
+        && DECL_INITIAL (v->decl) != error_mark_node
+        && walk_tree (&DECL_INITIAL (v->decl), label_difference, NULL, NULL))
+      return true;
+  return false;
+}
+
 namespace {
 
 const pass_data feedback_flag_pass_data = {
@@ -153,7 +194,8 @@ public:
     FOR_EACH_FUNCTION (node)
       {
         function *fn = DECL_STRUCT_FUNCTION (node->decl);
-        if (fn && fn->has_forced_label_in_static)
+        if (fn && fn->has_forced_label_in_static
+            && has_static_label_difference (node->decl))
           keep_unpartitioned (node->decl);
       }
     return 0;
