@@ -39,6 +39,7 @@
 #include "debug.h"
 #include "gcov-io.h"
 #include "profile.h"
+#include "predict.h"
 #include "tree-inline.h"
 #include "tree-cfgcleanup.h"
 #include "tree-into-ssa.h"

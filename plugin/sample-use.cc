@@ -321,5 +321,10 @@ ppgcc_sample_use (function *fun)
   profile_status_for_fn (fun) = PROFILE_READ;
   if (cgraph_node *node = cgraph_node::get (fun->decl))
     node->count = ENTRY_BLOCK_PTR_FOR_FN (fun)->count;
+  /* hot, normal or unlikely by the counts: GCC 12 works it out again
+     later on its own, GCC 14 does not (its dumps showed the sampled
+     functions without "(hot)") */
+  if (fun == cfun)
+    compute_function_frequency ();
   return 1;
 }

@@ -95,7 +95,7 @@ dispatch_load_p (gimple *stmt, const std::vector<tree> &tables,
   gsi_next_nondebug (&gsi);
   if (!gsi_end_p (gsi) || !single_succ_p (gimple_bb (next)))
     return false;
-  gimple *g = last_stmt (single_succ (gimple_bb (next)));
+  gimple *g = last_nondebug_stmt (single_succ (gimple_bb (next)));
   return g && gimple_code (g) == GIMPLE_GOTO
          && gimple_goto_dest (g) == v;
 }
