@@ -989,6 +989,35 @@ quiet_fn (ppd_fn *fn, const ppd_fn *old)
     }
 }
 
+/* FN made a run again over paths OLD has seen: its pairs a random subset
+   of OLD's ids with counts of its own (some near saturation), its
+   trained list OLD's own or a subset of it: the merge's one-copy cases,
+   counts added in place.  */
+static void
+seen_fn (ppd_fn *fn, const ppd_fn *old)
+{
+  free (fn->pairs);
+  fn->pairs = calloc (old->npairs + 1, sizeof *fn->pairs);
+  fn->npairs = 0;
+  for (uint64_t k = 0; k < old->npairs; k++)
+    if (rng (3))
+      fn->pairs[fn->npairs++]
+          = (ppd_pair){ old->pairs[k].id,
+                        rng (4) ? 1 + rng (100) : UINT64_MAX - rng (3) };
+  free (fn->trained);
+  fn->trained = NULL;
+  fn->ntrained = 0;
+  fn->flags = old->flags;
+  if (old->ntrained)
+    {
+      fn->trained = calloc (old->ntrained, sizeof *fn->trained);
+      int all = rng (2);
+      for (uint64_t k = 0; k < old->ntrained; k++)
+        if (all || rng (2))
+          fn->trained[fn->ntrained++] = old->trained[k];
+    }
+}
+
 /* Up to MAX programs in P, of names p0..p39 ascending, random runs.  */
 static void
 random_progs (ppd_profile *p, uint32_t max)
@@ -1084,6 +1113,8 @@ test_merge_encoded (void)
           random_fn (&now.fns[f], name, f + 1);
           if (!rng (2))
             quiet_fn (&now.fns[f], &old.fns[f]);
+          else if (!rng (2))
+            seen_fn (&now.fns[f], &old.fns[f]);
         }
       unsigned char *image, *fast, *slow;
       size_t len, fast_len, slow_len;
