@@ -7,7 +7,16 @@
 
 #include "pp/ppc.h"
 
+#include "file_io.h"
+
 #include <stddef.h>
+#include <string.h>
+
+/* Shared by the codec's files only: hidden in the runtime, renamed there
+   (runtime/lib_in_runtime.h).  */
+#ifndef PPC_INTERNAL
+#define PPC_INTERNAL PPC_API
+#endif
 
 #define PPC_NONE "-"
 #define PPC_UNAVAILABLE "unavailable"
@@ -23,5 +32,58 @@ PPC_API const char *ppc_whyf (const char *fmt, ...)
    writes reads back the same.  */
 PPC_API int ppc_parse_double (const char *s, size_t n, double *out);
 
+
+/* ------------------------------------------- writing: ppc_write.c */
+
+typedef struct
+{
+  pp_buf b;
+  unsigned long lines;
+} ppc_out;
+
+/* Fields are a few bytes and a profile has hundreds of thousands: the
+   copy into room already there is inline, only growing calls out.  */
+static inline void
+ppc_put (ppc_out *o, const char *data, size_t n)
+{
+  if (o->b.cap - o->b.len >= n)
+    {
+      memcpy (o->b.buf + o->b.len, data, n);
+      o->b.len += n;
+    }
+  else
+    pp_buf_put (&o->b, data, n);
+}
+
+PPC_INTERNAL void ppc_puts (ppc_out *o, const char *s);
+PPC_INTERNAL void ppc_put_eol (ppc_out *o);
+/* " N", " \"escaped\"": each field with the space before it.  */
+PPC_INTERNAL void ppc_put_u64 (ppc_out *o, uint64_t v);
+PPC_INTERNAL void ppc_put_str (ppc_out *o, const char *s, size_t n);
+PPC_INTERNAL void ppc_put_cstr (ppc_out *o, const char *s);
+/* Whole records, each with its end of line.  */
+PPC_INTERNAL void ppc_put_metric (ppc_out *o, const ppc_metric *mt);
+PPC_INTERNAL void ppc_put_fn (ppc_out *o, uint32_t index, const ppc_fn *fn);
+PPC_INTERNAL void ppc_put_path (ppc_out *o, const ppc_path *pa, uint32_t nm);
+PPC_INTERNAL void ppc_put_node (ppc_out *o, uint32_t index, uint32_t parent,
+                                uint32_t fn, const ppc_node *nd, uint32_t nm);
+PPC_INTERNAL void ppc_put_object (ppc_out *o, const ppc_object *ob);
+PPC_INTERNAL int ppc_put_seal (ppc_out *o, char **buf, size_t *len);
+
+/* ------------------------------------------- reading: ppc_read.c */
+
+/* The end line at LAST of BUF (NLINES lines before it, format VERSION):
+   0; -1 with *WHY; -2 when only the checksum is wrong.  */
+PPC_INTERNAL int ppc_check_seal (const char *buf, size_t len, size_t last,
+                                 unsigned long nlines, unsigned version,
+                                 const char **why);
+
+/* ------------------------------------------- merging: ppc_merge.c */
+
+/* Metric A's description after adding B's runs (same name); A NULL: B's
+   copy.  0, or -1 with *WHY.  */
+PPC_INTERNAL int ppc_merge_metric (ppc_metric *res, const ppc_metric *a,
+                                   const ppc_metric *b, const char **why);
+PPC_INTERNAL void ppc_free_metric (ppc_metric *m);
 
 #endif

@@ -258,7 +258,7 @@ ppc_list_has (const char *list, const char *s)
   return 0;
 }
 
-static void
+PPC_INTERNAL void
 ppc_free_metric (ppc_metric *m)
 {
   free (m->name);
@@ -271,7 +271,7 @@ ppc_free_metric (ppc_metric *m)
    that measured, the probe costs averaged over the runs, the runs added.
    B alone (A NULL): a copy.  0, or -1 with *WHY (units differ, out of
    memory).  */
-static int
+PPC_INTERNAL int
 ppc_merge_metric (ppc_metric *res, const ppc_metric *a, const ppc_metric *b,
                   const char **why)
 {

@@ -693,7 +693,7 @@ ppc_decode_body (ppc_in *in, ppc_profile *out)
 /* The end line "end LINES CHECKSUM": 0; -1 with *WHY; -2 when only the
    checksum is wrong.  LAST is its start, NLINES the number of lines
    before it; VERSION picks the checksum (FNV-1a before version 3).  */
-static int
+PPC_INTERNAL int
 ppc_check_seal (const char *buf, size_t len, size_t last,
                 unsigned long nlines, unsigned version, const char **why)
 {

@@ -17,33 +17,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-typedef struct
-{
-  pp_buf b;
-  unsigned long lines;
-} ppc_out;
-
-/* Fields are a few bytes and a profile has hundreds of thousands: the
-   copy into room already there is inline, only growing calls out.  */
-static inline void
-ppc_put (ppc_out *o, const char *data, size_t n)
-{
-  if (o->b.cap - o->b.len >= n)
-    {
-      memcpy (o->b.buf + o->b.len, data, n);
-      o->b.len += n;
-    }
-  else
-    pp_buf_put (&o->b, data, n);
-}
-
-static void
+PPC_INTERNAL void
 ppc_puts (ppc_out *o, const char *s)
 {
   ppc_put (o, s, strlen (s));
 }
 
-static void
+PPC_INTERNAL void
 ppc_put_eol (ppc_out *o)
 {
   ppc_put (o, "\n", 1);
@@ -51,7 +31,7 @@ ppc_put_eol (ppc_out *o)
 }
 
 /* " N": every field after the keyword is preceded by one space.  */
-static void
+PPC_INTERNAL void
 ppc_put_u64 (ppc_out *o, uint64_t v)
 {
   /* Two digits per division: a profile's counts have six to ten, and
@@ -86,7 +66,7 @@ ppc_put_u64 (ppc_out *o, uint64_t v)
 /* A string field: quoted, the file stays printable ASCII with one record
    per line, so quotes, backslashes, and every byte outside 0x20-0x7e
    (newlines of the metadata, UTF-8 file names) are escaped.  */
-static void
+PPC_INTERNAL void
 ppc_put_str (ppc_out *o, const char *s, size_t n)
 {
   static const char hex[] = "0123456789abcdef";
@@ -123,7 +103,7 @@ ppc_put_str (ppc_out *o, const char *s, size_t n)
   ppc_put (o, "\"", 1);
 }
 
-static void
+PPC_INTERNAL void
 ppc_put_cstr (ppc_out *o, const char *s)
 {
   ppc_put_str (o, s ? s : "", s ? strlen (s) : 0);
@@ -162,6 +142,119 @@ ppc_put_double (ppc_out *o, double v)
   ppc_put (o, fixed, n);
 }
 
+/* "metric NAME SOURCE UNIT ENTER_EXIT_COST PATH_COST RUNS".  */
+PPC_INTERNAL void
+ppc_put_metric (ppc_out *o, const ppc_metric *mt)
+{
+  ppc_puts (o, "metric");
+  ppc_put_cstr (o, mt->name);
+  ppc_put_cstr (o, mt->source);
+  ppc_put_cstr (o, mt->unit);
+  ppc_put_double (o, mt->enter_exit_cost);
+  ppc_put_double (o, mt->path_cost);
+  ppc_put_u64 (o, mt->runs);
+  ppc_put_eol (o);
+}
+
+/* Function FN's record, as function INDEX.  */
+PPC_INTERNAL void
+ppc_put_fn (ppc_out *o, uint32_t index, const ppc_fn *fn)
+{
+  ppc_puts (o, "fn");
+  ppc_put_u64 (o, index);
+  ppc_put_cstr (o, fn->name);
+  ppc_put_u64 (o, fn->checksum);
+  ppc_put_u64 (o, fn->flags);
+  ppc_put_u64 (o, fn->num_paths);
+  ppc_put_cstr (o, fn->source);
+  if (fn->meta_escaped)
+    {
+      ppc_put (o, " \"", 2);
+      ppc_put (o, fn->meta, fn->meta_len);
+      ppc_put (o, "\"", 1);
+    }
+  else
+    ppc_put_str (o, fn->meta ? fn->meta : "", fn->meta ? fn->meta_len : 0);
+  ppc_put_eol (o);
+}
+
+/* "path ID COUNT METRIC_1 .. METRIC_NM".  */
+PPC_INTERNAL void
+ppc_put_path (ppc_out *o, const ppc_path *pa, uint32_t nm)
+{
+  ppc_puts (o, "path");
+  ppc_put_u64 (o, pa->id);
+  ppc_put_u64 (o, pa->count);
+  for (uint32_t m = 0; m < nm; m++)
+    ppc_put_u64 (o, pa->metric[m]);
+  ppc_put_eol (o);
+}
+
+/* Node ND's record as node INDEX under PARENT (UINT32_MAX: none) for
+   function FN (PPC_NO_FN: none), then its paths and leaves.  */
+PPC_INTERNAL void
+ppc_put_node (ppc_out *o, uint32_t index, uint32_t parent, uint32_t fn,
+              const ppc_node *nd, uint32_t nm)
+{
+  ppc_puts (o, "node");
+  ppc_put_u64 (o, index);
+  if (parent == UINT32_MAX)
+    ppc_puts (o, " " PPC_NONE);
+  else
+    ppc_put_u64 (o, parent);
+  if (fn == PPC_NO_FN)
+    ppc_puts (o, " " PPC_NONE);
+  else
+    ppc_put_u64 (o, fn);
+  ppc_put_cstr (o, nd->site);
+  ppc_put_u64 (o, nd->calls);
+  ppc_put_u64 (o, nd->recursive);
+  ppc_put_u64 (o, nd->npaths);
+  for (uint32_t m = 0; m < nm; m++)
+    ppc_put_u64 (o, nd->excl[m]);
+  ppc_put_eol (o);
+  for (uint64_t k = 0; k < nd->npaths; k++)
+    ppc_put_path (o, &nd->paths[k], nm);
+  for (uint64_t k = 0; k < nd->nleaves; k++)
+    {
+      ppc_puts (o, "leaf");
+      ppc_put_u64 (o, nd->leaves[k].offset);
+      ppc_put_u64 (o, nd->leaves[k].samples);
+      ppc_put_eol (o);
+    }
+}
+
+PPC_INTERNAL void
+ppc_put_object (ppc_out *o, const ppc_object *ob)
+{
+  ppc_puts (o, "object");
+  ppc_put_cstr (o, ob->name);
+  ppc_put_cstr (o, ob->path);
+  ppc_put_cstr (o, ob->build_id);
+  ppc_put_eol (o);
+}
+
+/* The seal: the end line with the lines so far and the checksum of every
+   byte before it; O's image into *BUF, *LEN.  0, or -1 out of memory (O
+   freed).  */
+PPC_INTERNAL int
+ppc_put_seal (ppc_out *o, char **buf, size_t *len)
+{
+  uint64_t sum = pp_sum64_lanes (o->b.buf, o->b.len);
+  char end[64];
+  snprintf (end, sizeof end, "end %lu %016llx\n", o->lines,
+            (unsigned long long) sum);
+  ppc_puts (o, end);
+  if (o->b.oom)
+    {
+      free (o->b.buf);
+      return -1;
+    }
+  *buf = (char *) o->b.buf;
+  *len = o->b.len;
+  return 0;
+}
+
 PPC_API int
 ppc_encode (const ppc_profile *p, char **buf, size_t *len)
 {
@@ -179,82 +272,18 @@ ppc_encode (const ppc_profile *p, char **buf, size_t *len)
   ppc_put_u64 (&o, nm);
   ppc_put_eol (&o);
   for (uint32_t m = 0; m < nm; m++)
-    {
-      const ppc_metric *mt = &p->metrics[m];
-      ppc_puts (&o, "metric");
-      ppc_put_cstr (&o, mt->name);
-      ppc_put_cstr (&o, mt->source);
-      ppc_put_cstr (&o, mt->unit);
-      ppc_put_double (&o, mt->enter_exit_cost);
-      ppc_put_double (&o, mt->path_cost);
-      ppc_put_u64 (&o, mt->runs);
-      ppc_put_eol (&o);
-    }
+    ppc_put_metric (&o, &p->metrics[m]);
   ppc_puts (&o, "functions");
   ppc_put_u64 (&o, p->nfns);
   ppc_put_eol (&o);
   for (uint32_t f = 0; f < p->nfns; f++)
-    {
-      const ppc_fn *fn = &p->fns[f];
-      ppc_puts (&o, "fn");
-      ppc_put_u64 (&o, f);
-      ppc_put_cstr (&o, fn->name);
-      ppc_put_u64 (&o, fn->checksum);
-      ppc_put_u64 (&o, fn->flags);
-      ppc_put_u64 (&o, fn->num_paths);
-      ppc_put_cstr (&o, fn->source);
-      if (fn->meta_escaped)
-        {
-          ppc_put (&o, " \"", 2);
-          ppc_put (&o, fn->meta, fn->meta_len);
-          ppc_put (&o, "\"", 1);
-        }
-      else
-        ppc_put_str (&o, fn->meta ? fn->meta : "",
-                     fn->meta ? fn->meta_len : 0);
-      ppc_put_eol (&o);
-    }
+    ppc_put_fn (&o, f, &p->fns[f]);
   ppc_puts (&o, "nodes");
   ppc_put_u64 (&o, p->nnodes);
   ppc_put_eol (&o);
   for (uint32_t i = 0; i < p->nnodes; i++)
-    {
-      const ppc_node *nd = &p->nodes[i];
-      ppc_puts (&o, "node");
-      ppc_put_u64 (&o, i);
-      if (nd->parent == UINT32_MAX)
-        ppc_puts (&o, " " PPC_NONE);
-      else
-        ppc_put_u64 (&o, nd->parent);
-      if (nd->fn == PPC_NO_FN)
-        ppc_puts (&o, " " PPC_NONE);
-      else
-        ppc_put_u64 (&o, nd->fn);
-      ppc_put_cstr (&o, nd->site);
-      ppc_put_u64 (&o, nd->calls);
-      ppc_put_u64 (&o, nd->recursive);
-      ppc_put_u64 (&o, nd->npaths);
-      for (uint32_t m = 0; m < nm; m++)
-        ppc_put_u64 (&o, nd->excl[m]);
-      ppc_put_eol (&o);
-      for (uint64_t k = 0; k < nd->npaths; k++)
-        {
-          const ppc_path *pa = &nd->paths[k];
-          ppc_puts (&o, "path");
-          ppc_put_u64 (&o, pa->id);
-          ppc_put_u64 (&o, pa->count);
-          for (uint32_t m = 0; m < nm; m++)
-            ppc_put_u64 (&o, pa->metric[m]);
-          ppc_put_eol (&o);
-        }
-      for (uint64_t k = 0; k < nd->nleaves; k++)
-        {
-          ppc_puts (&o, "leaf");
-          ppc_put_u64 (&o, nd->leaves[k].offset);
-          ppc_put_u64 (&o, nd->leaves[k].samples);
-          ppc_put_eol (&o);
-        }
-    }
+    ppc_put_node (&o, i, p->nodes[i].parent, p->nodes[i].fn, &p->nodes[i],
+                  nm);
   /* Optional (files before it have none): the objects of the sites.  */
   if (p->nobjects)
     {
@@ -263,27 +292,8 @@ ppc_encode (const ppc_profile *p, char **buf, size_t *len)
       ppc_put_eol (&o);
     }
   for (uint32_t i = 0; i < p->nobjects; i++)
-    {
-      ppc_puts (&o, "object");
-      ppc_put_cstr (&o, p->objects[i].name);
-      ppc_put_cstr (&o, p->objects[i].path);
-      ppc_put_cstr (&o, p->objects[i].build_id);
-      ppc_put_eol (&o);
-    }
-  /* The seal: lines so far and the checksum of every byte before it.  */
-  uint64_t sum = pp_sum64_lanes (o.b.buf, o.b.len);
-  char end[64];
-  snprintf (end, sizeof end, "end %lu %016llx\n", o.lines,
-            (unsigned long long) sum);
-  ppc_puts (&o, end);
-  if (o.b.oom)
-    {
-      free (o.b.buf);
-      return -1;
-    }
-  *buf = (char *) o.b.buf;
-  *len = o.b.len;
-  return 0;
+    ppc_put_object (&o, &p->objects[i]);
+  return ppc_put_seal (&o, buf, len);
 }
 
 PPC_API int

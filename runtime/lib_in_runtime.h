@@ -98,6 +98,21 @@
 #define ppc_whole __pp_ppc_whole
 #define ppc_merge_warn __pp_ppc_merge_warn
 #define ppc_merge __pp_ppc_merge
+#define ppc_merge_text __pp_ppc_merge_text
+#define ppc_puts __pp_ppc_puts
+#define ppc_put_eol __pp_ppc_put_eol
+#define ppc_put_u64 __pp_ppc_put_u64
+#define ppc_put_str __pp_ppc_put_str
+#define ppc_put_cstr __pp_ppc_put_cstr
+#define ppc_put_metric __pp_ppc_put_metric
+#define ppc_put_fn __pp_ppc_put_fn
+#define ppc_put_path __pp_ppc_put_path
+#define ppc_put_node __pp_ppc_put_node
+#define ppc_put_object __pp_ppc_put_object
+#define ppc_put_seal __pp_ppc_put_seal
+#define ppc_check_seal __pp_ppc_check_seal
+#define ppc_merge_metric __pp_ppc_merge_metric
+#define ppc_free_metric __pp_ppc_free_metric
 
 /* lib/file_io.c, lib/elf_section.c */
 #define pp_buf_put __pp_buf_put

@@ -194,6 +194,15 @@ PPC_API int ppc_merge_warn (ppc_profile *into, const ppc_profile *from,
                             void *ctx, const char **why);
 /* Reads a file (a torn one from the journal beside it, as ppd_read_file):
    0, 1 when it does not exist, -1 with *WHY.  */
+/* NOW merged into the .ppc image OLD (LEN bytes) as text, without
+   decoding OLD: the bytes of ppc_decode, ppc_merge and ppc_encode, into a
+   new malloc'd *OUT of *OUT_LEN bytes: 0.  1 when it declines (an older
+   format, other metrics, another CFG version of a function, ...: merge
+   the long way), -1 out of memory.  lib/ppc_merge_text.c.  */
+PPC_API int ppc_merge_text (const char *old, size_t len,
+                            const ppc_profile *now, char **out,
+                            size_t *out_len);
+
 PPC_API int ppc_read_file (const char *path, ppc_profile *out,
                            const char **why);
 /* Writes atomically.  0, or -1 (errno set).  */

@@ -415,6 +415,156 @@ test_merge (void)
   ppc_free (&a);
 }
 
+/* ------------------------------------------- merging as text */
+
+static uint64_t text_rng_state = 88172645463325252ull;
+
+static uint64_t
+text_rng (uint64_t n)
+{
+  text_rng_state ^= text_rng_state << 13;
+  text_rng_state ^= text_rng_state >> 7;
+  text_rng_state ^= text_rng_state << 17;
+  return n ? text_rng_state % n : 0;
+}
+
+/* A random profile over a few functions (one name that needs escapes,
+   two static ones of one name in other files), call sites and objects:
+   contexts unique by parent, function and site, paths ascending.  */
+static void
+random_ppc (ppc_profile *p, uint32_t nmetrics, int leaves)
+{
+  static const char *const names[] = { "main", "a", "b\xc3\xa9", "c", "s",
+                                       "s" };
+  static const char *const sites[] = { "", "prog+0x10", "prog+0x2a",
+                                       "lib.so+0x30", "inlined" };
+  init_profile (p, 1 + text_rng (3), nmetrics);
+  for (uint32_t f = 0; f < 6; f++)
+    if (text_rng (4))
+      {
+        uint32_t g = add_fn (p, names[f], 7 + f, text_rng (2) ? "" : "x\n\"y\"");
+        if (f == 5)
+          {
+            free (p->fns[g].source);
+            p->fns[g].source = strdup ("other.c");
+          }
+        p->fns[g].flags = (uint32_t) text_rng (2) * PP_FN_CCT;
+      }
+  uint32_t want = p->nfns ? (uint32_t) text_rng (12) : 0;
+  for (uint32_t k = 0; k < want; k++)
+    {
+      uint32_t parent = (uint32_t) text_rng (p->nnodes);
+      uint32_t fn = (uint32_t) text_rng (p->nfns);
+      const char *site = sites[text_rng (5)];
+      int dup = 0;
+      for (uint32_t i = 1; i < p->nnodes; i++)
+        dup |= p->nodes[i].parent == parent && p->nodes[i].fn == fn
+               && !strcmp (p->nodes[i].site, site);
+      if (dup)
+        continue;
+      uint32_t n = add_node (p, parent, fn, site, text_rng (5),
+                             text_rng (3), text_rng (100));
+      if (nmetrics > 1)
+        p->nodes[n].excl[1] = text_rng (2) ? UINT64_MAX - text_rng (2) : 9;
+      for (uint64_t id = text_rng (3); id < 8; id += 1 + text_rng (3))
+        add_path (p, n, id, text_rng (4) ? 1 + text_rng (50) : UINT64_MAX,
+                  text_rng (1000), text_rng (2) ? UINT64_MAX : 3);
+      if (leaves && text_rng (3) == 0)
+        {
+          p->nodes[n].leaves = calloc (2, sizeof *p->nodes[n].leaves);
+          p->nodes[n].leaves[0] = (ppc_leaf){ 4, 1 + text_rng (9) };
+          p->nodes[n].leaves[1] = (ppc_leaf){ 9, 1 };
+          p->nodes[n].nleaves = 2;
+        }
+    }
+  static const char *const objs[] = { "prog", "lib.so", "x\"y" };
+  for (uint32_t o = 0; o < 3; o++)
+    if (text_rng (2))
+      {
+        p->objects = realloc (p->objects,
+                              (p->nobjects + 1) * sizeof *p->objects);
+        char path[32];
+        snprintf (path, sizeof path, "/run%u/%s", (unsigned) text_rng (3),
+                  objs[o]);
+        p->objects[p->nobjects++] = (ppc_object){ strdup (objs[o]),
+                                                  strdup (path),
+                                                  strdup (text_rng (2) ? "ab12" : "") };
+      }
+}
+
+/* ppc_merge_text's image against decode, ppc_merge and encode's: the same
+   bytes whenever it does not decline, and it declines only what it says
+   it does (checked: most random pairs merge as text).  */
+static void
+test_merge_text (void)
+{
+  int trials = 600, declined = 0, same = 0;
+  for (int trial = 0; trial < trials; trial++)
+    {
+      uint32_t nm = (uint32_t) text_rng (3);
+      ppc_profile old, now;
+      random_ppc (&old, nm, 1);
+      random_ppc (&now, nm, 0);
+      if (text_rng (8) == 0 && now.nfns)
+        now.fns[0].checksum++; /* another CFG version: declined */
+      char *image, *fast = NULL, *slow;
+      size_t len, fast_len = 0, slow_len;
+      CU_ASSERT_EQUAL_FATAL (ppc_encode (&old, &image, &len), 0);
+      int rc = ppc_merge_text (image, len, &now, &fast, &fast_len);
+      CU_ASSERT (rc == 0 || rc == 1);
+      ppc_profile merged;
+      const char *why;
+      CU_ASSERT_EQUAL_FATAL (ppc_decode (image, len, &merged, &why), 0);
+      CU_ASSERT_EQUAL_FATAL (ppc_merge (&merged, &now, &why), 0);
+      CU_ASSERT_EQUAL_FATAL (ppc_encode (&merged, &slow, &slow_len), 0);
+      if (rc == 1)
+        declined++;
+      else if (fast_len == slow_len && !memcmp (fast, slow, slow_len))
+        same++;
+      else
+        fprintf (stderr, "\n--- long way:\n%.*s--- as text:\n%.*s",
+                 (int) slow_len, slow, (int) fast_len, fast);
+      free (image);
+      free (fast);
+      free (slow);
+      ppc_free (&merged);
+      ppc_free (&old);
+      ppc_free (&now);
+    }
+  CU_ASSERT_EQUAL (same + declined, trials);
+  CU_ASSERT (declined < trials / 4);
+}
+
+/* What ppc_merge_text leaves to the long way.  */
+static void
+test_merge_text_declines (void)
+{
+  ppc_profile a, b;
+  sample_profile (&a);
+  sample_profile (&b);
+  char *img, *out = NULL;
+  size_t len, out_len;
+  CU_ASSERT_EQUAL_FATAL (ppc_encode (&a, &img, &len), 0);
+  CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 0);
+  free (out);
+  free (b.metrics[1].name); /* another metric list */
+  b.metrics[1].name = strdup ("branches");
+  CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 1);
+  free (b.metrics[1].name);
+  b.metrics[1].name = strdup ("instructions");
+  b.cct = 0; /* the other kind */
+  CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 1);
+  b.cct = 1;
+  b.fns[1].flags |= PP_FN_OLDER; /* an older version */
+  CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 1);
+  b.fns[1].flags &= ~PP_FN_OLDER;
+  img[len - 2] ^= 1; /* damaged: the long way says why */
+  CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 1);
+  free (img);
+  ppc_free (&a);
+  ppc_free (&b);
+}
+
 /* A function rebuilt with another CFG (another -O level): each CFG
    version is kept with its own contexts, INTO's older ones flagged; no
    warning until a fifth version drops the oldest with its subtree.  */
@@ -1079,6 +1229,9 @@ pp_add_ppc_tests (void)
   CU_add_test (s, "costs under another locale", test_locale);
   CU_add_test (s, "files", test_files);
   CU_add_test (s, "merge: contexts, recursion, saturation", test_merge);
+  CU_add_test (s, "merge as text: the long way's bytes", test_merge_text);
+  CU_add_test (s, "merge as text: what it declines",
+               test_merge_text_declines);
   CU_add_test (s, "merge: a function in several CFG versions",
                test_merge_versions);
   CU_add_test (s, "merge: a dropped version's subtree",

@@ -1,0 +1,837 @@
+/* A run merged into a .ppc file's text (the runtime's exit write): OLD's
+   image and NOW go straight into the new image, the bytes ppc_decode,
+   ppc_merge and ppc_encode would give, without decoding OLD into structs.
+   A context NOW did not reach is its lines copied; one it did is its
+   node line written again and its path lines merged by id (a path only
+   OLD has copied as it is); a function's record is copied, its escaped
+   CFG metadata never read.  sqlite3's exit write spent 67 M instructions
+   decoding, merging, encoding and freeing its 2.8 MB profile (12,440
+   contexts, 1,186 functions' metadata) the long way.
+
+   It takes the common case only, and declines (1) the others, which the
+   caller merges the long way: an older format, the other kind, another
+   metric list, a function's other CFG version (PP_FN_OLDER, versions to
+   keep or drop), escapes in a call site, sampled leaves in NOW.  */
+#include "ppc_internal.h"
+#include "pp/sat.h"
+#include "pp/rt_abi.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A line cursor over OLD's body: the current line is [p, e), e at its
+   '\n'; BAD once something is not as the writer writes it.  */
+typedef struct
+{
+  const char *p, *e, *line, *next, *stop;
+  int bad;
+} tin;
+
+/* Moves to the next line, which must start with KEYWORD and a space.  */
+static int
+tin_line (tin *t, const char *keyword, size_t k)
+{
+  if (t->bad || t->next >= t->stop)
+    return t->bad = 1, -1;
+  t->line = t->p = t->next;
+  t->e = memchr (t->p, '\n', (size_t) (t->stop - t->p));
+  t->next = t->e + 1;
+  if ((size_t) (t->e - t->p) <= k || memcmp (t->p, keyword, k) != 0
+      || t->p[k] != ' ')
+    return t->bad = 1, -1;
+  t->p += k;
+  return 0;
+}
+
+/* Skips N lines (their starts are not checked): the end of the last.  */
+static const char *
+tin_skip (tin *t, uint64_t n)
+{
+  for (uint64_t i = 0; i < n && !t->bad; i++)
+    {
+      if (t->next >= t->stop)
+        return t->bad = 1, t->next;
+      t->next = (const char *) memchr (t->next, '\n',
+                                       (size_t) (t->stop - t->next)) + 1;
+    }
+  return t->next;
+}
+
+static int
+tin_peek (const tin *t, const char *word, size_t k)
+{
+  return (size_t) (t->stop - t->next) > k && memcmp (t->next, word, k) == 0;
+}
+
+/* " N".  */
+static uint64_t
+tin_u64 (tin *t)
+{
+  if (t->bad || t->p >= t->e || *t->p != ' ')
+    return t->bad = 1, 0;
+  const char *p = ++t->p, *d = p;
+  uint64_t v = 0;
+  while (p < t->e && (unsigned) (*p - '0') <= 9 && p - d < 19)
+    v = v * 10 + (unsigned) (*p++ - '0');
+  /* A twentieth digit (counts saturate at 2^64-1), if it fits.  */
+  if (p < t->e && (unsigned) (*p - '0') <= 9)
+    {
+      unsigned c = (unsigned) (*p++ - '0');
+      if (v > (UINT64_MAX - c) / 10)
+        t->bad = 1;
+      v = v * 10 + c;
+    }
+  if (p == d || (p < t->e && *p != ' '))
+    t->bad = 1;
+  t->p = p;
+  return v;
+}
+
+/* " N" or " -" (UINT32_MAX).  */
+static uint32_t
+tin_index (tin *t)
+{
+  if (!t->bad && t->e - t->p >= 2 && t->p[0] == ' ' && t->p[1] == '-')
+    {
+      t->p += 2;
+      return UINT32_MAX;
+    }
+  uint64_t v = tin_u64 (t);
+  if (v >= UINT32_MAX)
+    t->bad = 1;
+  return (uint32_t) v;
+}
+
+/* " \"...\"": the span from the opening to the closing quote, inclusive,
+   escapes as written.  */
+static const char *
+tin_str (tin *t, size_t *n)
+{
+  if (t->bad || t->e - t->p < 3 || t->p[0] != ' ' || t->p[1] != '"')
+    return t->bad = 1, NULL;
+  const char *s = t->p + 1, *q = s + 1;
+  while (q < t->e && *q != '"')
+    q += *q == '\\' ? 2 : 1;
+  if (q >= t->e)
+    return t->bad = 1, NULL;
+  *n = (size_t) (q + 1 - s);
+  t->p = q + 1;
+  return s;
+}
+
+/* S as the file writes it (quoted, escaped) into SCRATCH: its bytes.  */
+static const char *
+quoted (ppc_out *scratch, const char *s, size_t *n)
+{
+  scratch->b.len = 0;
+  ppc_put_cstr (scratch, s);
+  *n = scratch->b.len - 1;
+  return scratch->b.oom ? NULL : (const char *) scratch->b.buf + 1;
+}
+
+static uint64_t
+hash_bytes (uint64_t h, const char *s, size_t n)
+{
+  h ^= 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ (unsigned char) s[i]) * 0x100000001b3ull;
+  return h;
+}
+
+static uint64_t
+mix3 (uint64_t a, uint64_t b, uint64_t c)
+{
+  uint64_t h = a * 0x9e3779b97f4a7c15ull ^ b;
+  h = (h ^ (h >> 29)) * 0xbf58476d1ce4e5b9ull ^ c;
+  return (h ^ (h >> 32)) * 0x94d049bb133111ebull;
+}
+
+/* OLD's function records.  */
+struct ofn
+{
+  const char *line, *end;      /* the record, '\n' included */
+  const char *flags_at, *flags_end; /* " FLAGS" */
+  const char *name, *src;      /* quoted */
+  size_t name_n, src_n;
+  uint32_t checksum, flags, newflags;
+  int versions;                /* records of its name and source */
+};
+
+/* OLD's contexts.  */
+struct onode
+{
+  const char *line, *key_end;  /* the node line; after " PARENT FN SITE" */
+  const char *paths, *leaves, *end; /* its path lines, leaf lines, next */
+  const char *site;            /* quoted */
+  size_t site_n;
+  uint32_t parent, fn, from;   /* FROM: NOW's node merged in, or none */
+  uint64_t calls, recursive, npaths, excl[PPC_MAX_METRICS];
+};
+
+/* Keys of nodes by (parent, function, site's bytes), OLD's and NOW's
+   new ones: open addressing on indices + 1.  */
+struct nkey
+{
+  uint32_t parent, fn;
+  const char *site;
+  size_t site_n;
+};
+
+struct ntab
+{
+  uint32_t *slot;
+  size_t mask;
+};
+
+static size_t
+ntab_find (const struct ntab *t, const struct nkey *keys, uint32_t parent,
+           uint32_t fn, const char *site, size_t n)
+{
+  size_t j = (size_t) mix3 (parent, fn, hash_bytes (0, site, n)) & t->mask;
+  for (; t->slot[j]; j = (j + 1) & t->mask)
+    {
+      const struct nkey *k = &keys[t->slot[j] - 1];
+      if (k->parent == parent && k->fn == fn && k->site_n == n
+          && memcmp (k->site, site, n) == 0)
+        break;
+    }
+  return j;
+}
+
+/* An old path line's fields, for a sum.  */
+static int
+parse_path (const char *line, const char *end, uint32_t nm, ppc_path *pa)
+{
+  tin t = { line, end, line, end + 1, end + 1, 0 };
+  t.p = line + 4; /* "path" */
+  pa->id = tin_u64 (&t);
+  pa->count = tin_u64 (&t);
+  for (uint32_t m = 0; m < nm; m++)
+    pa->metric[m] = tin_u64 (&t);
+  return t.bad || t.p != t.e ? -1 : 0;
+}
+
+/* The id of the path line at LINE (ending at END).  */
+static int
+path_id (const char *line, const char *end, uint64_t *id)
+{
+  tin t = { line + 4, end, line, end + 1, end + 1, 0 };
+  if (end - line < 6 || memcmp (line, "path ", 5) != 0)
+    return -1;
+  *id = tin_u64 (&t);
+  return t.bad ? -1 : 0;
+}
+
+struct merge_state
+{
+  struct ofn *fns;
+  struct onode *nodes;
+  struct nkey *keys;
+  struct ntab tab;
+  uint32_t *fnmap, *nodemap, *added;
+  ppc_metric metrics[PPC_MAX_METRICS];
+  uint32_t nmetrics;
+  ppc_out scratch;
+  char **quoted_fns; /* NOW's new functions' names and sources, quoted */
+};
+
+static void
+state_free (struct merge_state *s, uint32_t nnew_fns)
+{
+  free (s->fns);
+  free (s->nodes);
+  free (s->keys);
+  free (s->tab.slot);
+  free (s->fnmap);
+  free (s->nodemap);
+  free (s->added);
+  for (uint32_t m = 0; m < s->nmetrics; m++)
+    ppc_free_metric (&s->metrics[m]);
+  free (s->scratch.b.buf);
+  if (s->quoted_fns)
+    for (uint32_t i = 0; i < 2 * nnew_fns; i++)
+      free (s->quoted_fns[i]);
+  free (s->quoted_fns);
+}
+
+/* A copy of the N bytes at S, NUL-terminated.  */
+static char *
+dup_n (const char *s, size_t n)
+{
+  char *d = malloc (n + 1);
+  if (d)
+    {
+      memcpy (d, s, n);
+      d[n] = '\0';
+    }
+  return d;
+}
+
+/* A metric line's fields without escapes (else declined): 0 or 1.  */
+static int
+parse_metric (tin *t, ppc_metric *mt)
+{
+  const char *f[3];
+  size_t n[3];
+  for (int i = 0; i < 3; i++)
+    {
+      f[i] = tin_str (t, &n[i]);
+      if (t->bad || memchr (f[i], '\\', n[i]))
+        return 1;
+    }
+  double c[2];
+  for (int i = 0; i < 2; i++)
+    {
+      if (t->p >= t->e || *t->p != ' ')
+        return 1;
+      const char *s = ++t->p, *sp = memchr (s, ' ', (size_t) (t->e - s));
+      const char *e = sp ? sp : t->e;
+      if (ppc_parse_double (s, (size_t) (e - s), &c[i]) < 0)
+        return 1;
+      t->p = e;
+    }
+  mt->runs = tin_u64 (t);
+  if (t->bad || t->p != t->e)
+    return 1;
+  mt->name = dup_n (f[0] + 1, n[0] - 2);
+  mt->source = dup_n (f[1] + 1, n[1] - 2);
+  mt->unit = dup_n (f[2] + 1, n[2] - 2);
+  mt->enter_exit_cost = c[0];
+  mt->path_cost = c[1];
+  return !mt->name || !mt->source || !mt->unit;
+}
+
+PPC_API int
+ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
+                char **out, size_t *out_len)
+{
+  /* The first line and the seal, as ppc_decode checks them.  */
+  static const char head[] = PPC_MAGIC " 4\n";
+  if (PPC_VERSION != 4 || len < sizeof head || old[len - 1] != '\n'
+      || memcmp (old, head, sizeof head - 1) != 0 || now->nnodes == 0
+      || now->nmetrics > PPC_MAX_METRICS)
+    return 1;
+  unsigned long nlines = 0;
+  size_t last = 0;
+  for (const char *nl = old, *e = old + len;
+       (nl = memchr (nl, '\n', (size_t) (e - nl))) != NULL; nl++)
+    {
+      nlines++;
+      if (nl + 1 < e)
+        last = (size_t) (nl + 1 - old);
+    }
+  const char *why;
+  if (nlines < 2 || ppc_check_seal (old, len, last, nlines - 1, 4, &why))
+    return 1;
+
+  struct merge_state s;
+  memset (&s, 0, sizeof s);
+  uint32_t nnew_fns = 0;
+  int rc = 1;
+  tin t = { NULL, NULL, NULL, old + sizeof head - 1, old + last, 0 };
+  ppc_out o = { { NULL, 0, 0, 0 }, 0 };
+
+  /* runs, kind, metrics: NOW's metric list must be OLD's.  */
+  if (tin_line (&t, "runs", 4) < 0)
+    goto done;
+  uint64_t runs = tin_u64 (&t);
+  const char *kind_line = t.next;
+  if (tin_line (&t, "kind", 4) < 0)
+    goto done;
+  if ((size_t) (t.e - t.p) != (now->cct ? 4 : 5)
+      || memcmp (t.p + 1, now->cct ? "cct" : "flat", t.e - t.p - 1) != 0)
+    goto done;
+  const char *kind_end = t.next;
+  if (tin_line (&t, "metrics", 7) < 0)
+    goto done;
+  uint64_t nm = tin_u64 (&t);
+  if (t.bad || nm != now->nmetrics)
+    goto done;
+  for (uint32_t m = 0; m < nm; m++)
+    {
+      ppc_metric a;
+      memset (&a, 0, sizeof a);
+      int bad = tin_line (&t, "metric", 6) < 0 || parse_metric (&t, &a);
+      const char *w;
+      bad = bad || strcmp (a.name, now->metrics[m].name) != 0
+            || ppc_merge_metric (&s.metrics[m], &a, &now->metrics[m], &w) < 0;
+      ppc_free_metric (&a);
+      if (bad)
+        goto done;
+      s.nmetrics = m + 1;
+    }
+
+  /* Functions: NOW's by name and source, the same CFG checksum, one
+     version in OLD, neither older; or new ones, appended.  */
+  if (tin_line (&t, "functions", 9) < 0)
+    goto done;
+  uint64_t nf = tin_u64 (&t);
+  if (t.bad || nf >= UINT32_MAX)
+    goto done;
+  size_t fcap = 64;
+  while (fcap < 2 * (nf + now->nfns))
+    fcap *= 2;
+  s.fns = calloc (nf + 1, sizeof *s.fns);
+  uint32_t *ftab = calloc (fcap, sizeof *ftab);
+  s.fnmap = malloc ((now->nfns + 1) * sizeof *s.fnmap);
+  s.quoted_fns = calloc (2 * (size_t) now->nfns + 1, sizeof *s.quoted_fns);
+  if (!s.fns || !ftab || !s.fnmap || !s.quoted_fns)
+    {
+      free (ftab);
+      rc = -1;
+      goto done;
+    }
+  for (uint32_t f = 0; f < nf; f++)
+    {
+      struct ofn *g = &s.fns[f];
+      if (tin_line (&t, "fn", 2) < 0 || tin_u64 (&t) != f)
+        break;
+      g->line = t.line;
+      g->end = t.next;
+      g->name = tin_str (&t, &g->name_n);
+      g->checksum = (uint32_t) tin_u64 (&t);
+      g->flags_at = t.p;
+      g->flags = g->newflags = (uint32_t) tin_u64 (&t);
+      g->flags_end = t.p;
+      tin_u64 (&t);
+      g->src = tin_str (&t, &g->src_n);
+      if (t.bad)
+        break;
+      size_t j = (size_t) hash_bytes (hash_bytes (0, g->name, g->name_n),
+                                      g->src, g->src_n) & (fcap - 1);
+      for (; ftab[j]; j = (j + 1) & (fcap - 1))
+        {
+          struct ofn *h = &s.fns[ftab[j] - 1];
+          if (h->name_n == g->name_n && h->src_n == g->src_n
+              && !memcmp (h->name, g->name, g->name_n)
+              && !memcmp (h->src, g->src, g->src_n))
+            break;
+        }
+      if (ftab[j])
+        s.fns[ftab[j] - 1].versions++; /* another version: declined */
+      else
+        ftab[j] = f + 1;
+      g->versions++;
+    }
+  for (uint32_t f = 0; f < now->nfns && !t.bad; f++)
+    {
+      const ppc_fn *src = &now->fns[f];
+      size_t nn, sn;
+      const char *qn = quoted (&s.scratch, src->name, &nn);
+      char *name = qn ? dup_n (qn, nn) : NULL;
+      const char *qs = quoted (&s.scratch, src->source, &sn);
+      char *source = qs ? dup_n (qs, sn) : NULL;
+      if (!name || !source)
+        {
+          free (name);
+          free (source);
+          t.bad = 1;
+          rc = -1;
+          break;
+        }
+      size_t j = (size_t) hash_bytes (hash_bytes (0, name, nn), source, sn)
+                 & (fcap - 1);
+      uint32_t g = UINT32_MAX;
+      for (; ftab[j]; j = (j + 1) & (fcap - 1))
+        {
+          uint32_t h = ftab[j] - 1;
+          const char *hn = h < nf ? s.fns[h].name : s.quoted_fns[2 * (h - nf)];
+          const char *hs = h < nf ? s.fns[h].src
+                                  : s.quoted_fns[2 * (h - nf) + 1];
+          size_t hnn = h < nf ? s.fns[h].name_n : strlen (hn);
+          size_t hsn = h < nf ? s.fns[h].src_n : strlen (hs);
+          if (hnn == nn && hsn == sn && !memcmp (hn, name, nn)
+              && !memcmp (hs, source, sn))
+            {
+              g = h;
+              break;
+            }
+        }
+      if ((src->flags & PP_FN_OLDER)
+          || (g < nf && (s.fns[g].versions > 1 || s.fns[g].checksum
+                         != src->checksum || (s.fns[g].flags & PP_FN_OLDER))))
+        {
+          free (name);
+          free (source);
+          t.bad = 1;
+          break;
+        }
+      if (g == UINT32_MAX)
+        {
+          /* New here; a second record of it in NOW is declined.  */
+          g = (uint32_t) nf + nnew_fns;
+          s.quoted_fns[2 * nnew_fns] = name;
+          s.quoted_fns[2 * nnew_fns + 1] = source;
+          nnew_fns++;
+          ftab[j] = g + 1;
+        }
+      else
+        {
+          free (name);
+          free (source);
+          if (g >= nf)
+            {
+              t.bad = 1;
+              break;
+            }
+          s.fns[g].newflags |= src->flags;
+        }
+      s.fnmap[f] = g;
+    }
+  free (ftab);
+  if (t.bad)
+    goto done;
+
+  /* Contexts: OLD's, keyed; NOW's matched to them or appended.  */
+  if (tin_line (&t, "nodes", 5) < 0)
+    goto done;
+  uint64_t nn = tin_u64 (&t);
+  if (t.bad || nn == 0 || nn + now->nnodes >= UINT32_MAX)
+    goto done;
+  size_t ncap = 64;
+  while (ncap < 2 * (nn + now->nnodes))
+    ncap *= 2;
+  s.nodes = calloc (nn, sizeof *s.nodes);
+  s.keys = calloc (nn + now->nnodes, sizeof *s.keys);
+  s.tab.slot = calloc (ncap, sizeof *s.tab.slot);
+  s.tab.mask = ncap - 1;
+  s.nodemap = malloc (now->nnodes * sizeof *s.nodemap);
+  s.added = malloc ((now->nnodes + 1) * sizeof *s.added);
+  if (!s.nodes || !s.keys || !s.tab.slot || !s.nodemap || !s.added)
+    {
+      rc = -1;
+      goto done;
+    }
+  for (uint32_t i = 0; i < nn; i++)
+    {
+      struct onode *d = &s.nodes[i];
+      if (tin_line (&t, "node", 4) < 0 || tin_u64 (&t) != i)
+        goto done;
+      d->line = t.line;
+      d->parent = tin_index (&t);
+      d->fn = tin_index (&t);
+      d->site = tin_str (&t, &d->site_n);
+      d->key_end = t.p;
+      d->calls = tin_u64 (&t);
+      d->recursive = tin_u64 (&t);
+      d->npaths = tin_u64 (&t);
+      for (uint32_t m = 0; m < nm; m++)
+        d->excl[m] = tin_u64 (&t);
+      if (t.bad || t.p != t.e
+          || (i == 0 ? d->parent != UINT32_MAX || d->fn != PPC_NO_FN
+                     : d->parent >= i || d->fn >= nf)
+          || memchr (d->site, '\\', d->site_n))
+        goto done;
+      d->from = UINT32_MAX;
+      d->paths = t.next;
+      d->leaves = tin_skip (&t, d->npaths);
+      while (!t.bad && tin_peek (&t, "leaf ", 5))
+        tin_skip (&t, 1);
+      d->end = t.next;
+      if (t.bad)
+        goto done;
+      /* Keyed by the site's bytes: it has no escapes.  */
+      s.keys[i] = (struct nkey){ d->parent, d->fn, d->site + 1,
+                                 d->site_n - 2 };
+      if (i)
+        {
+          size_t j = ntab_find (&s.tab, s.keys, d->parent, d->fn,
+                                d->site + 1, d->site_n - 2);
+          if (s.tab.slot[j])
+            goto done; /* a context twice */
+          s.tab.slot[j] = i + 1;
+        }
+    }
+  /* The objects section, if any, then the end line.  */
+  const char *objects = t.next;
+  uint64_t nobj = 0;
+  if (tin_peek (&t, "objects ", 8))
+    {
+      tin_line (&t, "objects", 7);
+      nobj = tin_u64 (&t);
+      tin_skip (&t, nobj);
+    }
+  if (t.bad || t.next != t.stop)
+    goto done;
+
+  uint32_t nadded = 0;
+  s.nodemap[0] = 0;
+  s.nodes[0].from = 0;
+  for (uint32_t i = 1; i < now->nnodes; i++)
+    {
+      const ppc_node *src = &now->nodes[i];
+      if (src->nleaves || src->parent >= i || src->fn >= now->nfns)
+        goto done;
+      uint32_t parent = s.nodemap[src->parent], fn = s.fnmap[src->fn];
+      const char *site = src->site ? src->site : "";
+      size_t sn = strlen (site);
+      for (size_t c = 0; c < sn; c++)
+        if ((unsigned char) site[c] - 0x20u >= 0x5fu || site[c] == '"'
+            || site[c] == '\\')
+          goto done; /* it would be escaped */
+      size_t j = ntab_find (&s.tab, s.keys, parent, fn, site, sn);
+      uint32_t k = s.tab.slot[j];
+      if (!k)
+        {
+          k = (uint32_t) nn + nadded + 1;
+          s.keys[k - 1] = (struct nkey){ parent, fn, site, sn };
+          s.tab.slot[j] = k;
+          s.added[nadded++] = i;
+        }
+      else if (k <= nn)
+        {
+          if (s.nodes[k - 1].from != UINT32_MAX)
+            goto done; /* two of NOW's in one context */
+          s.nodes[k - 1].from = i;
+        }
+      else
+        goto done;
+      s.nodemap[i] = k - 1;
+    }
+  if (now->nodes[0].nleaves)
+    goto done;
+
+  /* The image.  */
+  size_t want = len + 256;
+  for (uint32_t f = 0; f < now->nfns; f++)
+    want += now->fns[f].meta_len * 4 + 64;
+  for (uint32_t i = 0; i < now->nnodes; i++)
+    want += 96 + now->nodes[i].npaths * (21 * (2 + nm) + 8);
+  if (pp_buf_reserve (&o.b, want) < 0)
+    {
+      rc = -1;
+      goto done;
+    }
+  ppc_put (&o, head, sizeof head - 1);
+  o.lines++;
+  ppc_puts (&o, "runs");
+  ppc_put_u64 (&o, pp_add_sat (runs, now->runs));
+  ppc_put_eol (&o);
+  ppc_put (&o, kind_line, (size_t) (kind_end - kind_line));
+  o.lines++;
+  ppc_puts (&o, "metrics");
+  ppc_put_u64 (&o, nm);
+  ppc_put_eol (&o);
+  for (uint32_t m = 0; m < nm; m++)
+    ppc_put_metric (&o, &s.metrics[m]);
+  ppc_puts (&o, "functions");
+  ppc_put_u64 (&o, nf + nnew_fns);
+  ppc_put_eol (&o);
+  for (uint32_t f = 0; f < nf; f++)
+    {
+      const struct ofn *g = &s.fns[f];
+      if (g->newflags == g->flags)
+        ppc_put (&o, g->line, (size_t) (g->end - g->line));
+      else
+        {
+          ppc_put (&o, g->line, (size_t) (g->flags_at - g->line));
+          ppc_put_u64 (&o, g->newflags);
+          ppc_put (&o, g->flags_end, (size_t) (g->end - g->flags_end));
+        }
+      o.lines++;
+    }
+  for (uint32_t f = 0; f < now->nfns; f++)
+    if (s.fnmap[f] >= nf)
+      ppc_put_fn (&o, s.fnmap[f], &now->fns[f]);
+  ppc_puts (&o, "nodes");
+  ppc_put_u64 (&o, nn + nadded);
+  ppc_put_eol (&o);
+  ppc_path *merged = NULL;
+  const char **lines = NULL;
+  size_t merged_cap = 0;
+  for (uint32_t i = 0; i < nn; i++)
+    {
+      const struct onode *d = &s.nodes[i];
+      if (d->from == UINT32_MAX)
+        {
+          ppc_put (&o, d->line, (size_t) (d->end - d->line));
+          for (const char *l = d->line; l < d->end;
+               l = (const char *) memchr (l, '\n', (size_t) (d->end - l)) + 1)
+            o.lines++;
+          continue;
+        }
+      const ppc_node *src = &now->nodes[d->from];
+      /* Paths by id: LINES[k], OLD's line as it is, or else MERGED[k],
+         NOW's path or the sum of both.  */
+      size_t need = d->npaths + src->npaths + 1;
+      if (need > merged_cap)
+        {
+          free (merged);
+          free (lines);
+          merged_cap = need * 2;
+          merged = malloc (merged_cap * sizeof *merged);
+          lines = malloc (merged_cap * sizeof *lines);
+          if (!merged || !lines)
+            {
+              free (merged);
+              free (lines);
+              rc = -1;
+              goto done;
+            }
+        }
+      size_t k = 0;
+      uint64_t a = 0, b = 0, last_id = 0;
+      const char *l = d->paths;
+      while (a < d->npaths || b < src->npaths)
+        {
+          uint64_t id = 0;
+          const char *le = NULL;
+          if (a < d->npaths)
+            {
+              le = memchr (l, '\n', (size_t) (d->leaves - l));
+              if (!le || path_id (l, le, &id) < 0 || (a && id <= last_id))
+                break;
+            }
+          if (a < d->npaths
+              && (b == src->npaths || id < src->paths[b].id))
+            {
+              lines[k++] = l;
+              last_id = id;
+              l = le + 1, a++;
+            }
+          else if (a == d->npaths || src->paths[b].id < id)
+            {
+              lines[k] = NULL;
+              merged[k++] = src->paths[b++];
+            }
+          else
+            {
+              ppc_path pa;
+              if (parse_path (l, le, nm, &pa) < 0)
+                break;
+              const ppc_path *q = &src->paths[b++];
+              pa.count = pp_add_sat (pa.count, q->count);
+              for (uint32_t m = 0; m < nm; m++)
+                pa.metric[m] = pp_add_sat (pa.metric[m], q->metric[m]);
+              lines[k] = NULL;
+              merged[k++] = pa;
+              last_id = id;
+              l = le + 1, a++;
+            }
+        }
+      if (a < d->npaths || b < src->npaths)
+        {
+          free (lines);
+          free (merged);
+          goto done; /* not as written: the long way says why */
+        }
+      /* "node I PARENT FN SITE" as OLD has it: its index stays.  */
+      ppc_put (&o, d->line, (size_t) (d->key_end - d->line));
+      ppc_put_u64 (&o, pp_add_sat (d->calls, src->calls));
+      ppc_put_u64 (&o, pp_add_sat (d->recursive, src->recursive));
+      ppc_put_u64 (&o, k);
+      for (uint32_t m = 0; m < nm; m++)
+        ppc_put_u64 (&o, pp_add_sat (d->excl[m], src->excl[m]));
+      ppc_put_eol (&o);
+      for (size_t x = 0; x < k; x++)
+        if (lines[x])
+          {
+            const char *le = memchr (lines[x], '\n',
+                                     (size_t) (d->leaves - lines[x]));
+            ppc_put (&o, lines[x], (size_t) (le + 1 - lines[x]));
+            o.lines++;
+          }
+        else
+          ppc_put_path (&o, &merged[x], nm);
+      if (d->end > d->leaves)
+        {
+          ppc_put (&o, d->leaves, (size_t) (d->end - d->leaves));
+          for (const char *x = d->leaves; x < d->end;
+               x = (const char *) memchr (x, '\n', (size_t) (d->end - x)) + 1)
+            o.lines++;
+        }
+    }
+  free (merged);
+  free (lines);
+  for (uint32_t k = 0; k < nadded; k++)
+    {
+      const ppc_node *src = &now->nodes[s.added[k]];
+      ppc_put_node (&o, (uint32_t) nn + k, s.nodemap[src->parent],
+                    s.fnmap[src->fn], src, nm);
+    }
+
+  /* Objects by name, in OLD's order, NOW's record replacing OLD's of its
+     name, NOW's others after them (ppc_merge_objects).  */
+  {
+    uint64_t total = nobj;
+    char *taken = calloc (now->nobjects + 1, 1);
+    const char *ol = objects;
+    if (!taken)
+      {
+        rc = -1;
+        goto done;
+      }
+    if (nobj)
+      ol = (const char *) memchr (objects, '\n', (size_t) (t.stop - objects))
+           + 1;
+    /* First pass: which of NOW's are OLD's.  */
+    const char *first = ol;
+    for (uint64_t x = 0; x < nobj; x++)
+      {
+        const char *le = memchr (ol, '\n', (size_t) (t.stop - ol));
+        tin u = { ol + 6, le, ol, le + 1, le + 1, 0 };
+        size_t n;
+        const char *name = memcmp (ol, "object ", 7) ? NULL : tin_str (&u, &n);
+        if (!name)
+          {
+            free (taken);
+            goto done;
+          }
+        for (uint32_t y = 0; y < now->nobjects; y++)
+          {
+            size_t qn;
+            const char *q = quoted (&s.scratch, now->objects[y].name, &qn);
+            if (q && qn == n && !memcmp (q, name, n))
+              taken[y] = 1;
+          }
+        ol = le + 1;
+      }
+    for (uint32_t y = 0; y < now->nobjects; y++)
+      total += !taken[y];
+    if (total)
+      {
+        ppc_puts (&o, "objects");
+        ppc_put_u64 (&o, total);
+        ppc_put_eol (&o);
+      }
+    ol = first;
+    for (uint64_t x = 0; x < nobj; x++)
+      {
+        const char *le = memchr (ol, '\n', (size_t) (t.stop - ol));
+        tin u = { ol + 6, le, ol, le + 1, le + 1, 0 };
+        size_t n;
+        const char *name = tin_str (&u, &n);
+        const ppc_object *mine = NULL;
+        for (uint32_t y = 0; y < now->nobjects && !mine; y++)
+          {
+            size_t qn;
+            const char *q = quoted (&s.scratch, now->objects[y].name, &qn);
+            if (q && qn == n && !memcmp (q, name, n))
+              mine = &now->objects[y];
+          }
+        if (mine)
+          ppc_put_object (&o, mine);
+        else
+          {
+            ppc_put (&o, ol, (size_t) (le + 1 - ol));
+            o.lines++;
+          }
+        ol = le + 1;
+      }
+    for (uint32_t y = 0; y < now->nobjects; y++)
+      if (!taken[y])
+        ppc_put_object (&o, &now->objects[y]);
+    free (taken);
+  }
+  if (s.scratch.b.oom)
+    {
+      rc = -1;
+      goto done;
+    }
+  rc = ppc_put_seal (&o, out, out_len) < 0 ? -1 : 0;
+  o.b.buf = NULL;
+done:
+  free (o.b.buf);
+  state_free (&s, nnew_fns);
+  return rc;
+}
