@@ -149,6 +149,8 @@ parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
     cl->ipp_growth = v;
   else if ((v = value_of (a, "-fprofile-paths-ipp-contexts")))
     cl->ipp_contexts = v;
+  else if ((v = value_of (a, "-fprofile-paths-ipp-inline-stmts")))
+    cl->ipp_inline_stmts = v;
   else if ((v = value_of (a, "-fprofile-paths-interesting")))
     cl->interesting = v;
   else if ((v = value_of (a, "-fprofile-paths-hot")))
@@ -196,6 +198,7 @@ clear_own (ppgcc_cmdline *cl)
   cl->ppp_policy = cl->ppp_min_paths = cl->table = cl->switching = NULL;
   cl->metric = cl->ipp = cl->ipp_depth = cl->ipp_growth = NULL;
   cl->ipp_contexts = cl->interesting = cl->hot = NULL;
+  cl->ipp_inline_stmts = NULL;
   cl->use_profile = 0;
   cl->use_path = NULL;
   cl->opt_info = 0;
@@ -480,6 +483,9 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->ipp_contexts)
         args[n++] = concat ("-fplugin-arg-ppgcc-ipp-contexts=",
                             cl->ipp_contexts, NULL);
+      if (cl->ipp_inline_stmts)
+        args[n++] = concat ("-fplugin-arg-ppgcc-ipp-inline-stmts=",
+                            cl->ipp_inline_stmts, NULL);
       if (cl->ppp_min_paths)
         args[n++] = concat ("-fplugin-arg-ppgcc-ppp-min-paths=",
                             cl->ppp_min_paths, NULL);
@@ -587,6 +593,10 @@ ppgcc_print_help (FILE *out)
          "unit (default 100)\n"
          "  -fprofile-paths-ipp-contexts=N   call sites per shared duplicate "
          "(=clone; 0: all)\n"
+         "  -fprofile-paths-ipp-inline-stmts=N  =clone: a copy per site of "
+         "callees\n"
+         "                                   of at most N statements "
+         "(default 64)\n"
          "  -fuse-path-profile[=PATH]        the profile in use: each "
          "object's .ppd, a\n"
          "                                   directory of them, or one "

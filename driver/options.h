@@ -25,6 +25,7 @@ typedef struct
   const char *ipp_depth;     /* -fprofile-paths-ipp-depth=K */
   const char *ipp_growth;    /* -fprofile-paths-ipp-growth=PERCENT */
   const char *ipp_contexts;  /* -fprofile-paths-ipp-contexts=N */
+  const char *ipp_inline_stmts; /* -fprofile-paths-ipp-inline-stmts=N */
   const char *interesting, *hot;
   int use_profile;       /* -fuse-path-profile[=PATH] */
   const char *use_path;

@@ -69,16 +69,21 @@ add_parm (tree decl, tree type, const char *name)
   return parm;
 }
 
-/* Whether CALLEE is one GCC inlines (declared inline): =clone gives such
-   a callee each site's own duplicate, inlined, as =inline does, rather
-   than one shared by its contexts: a shared one stays out of line and
-   updates every context's registers at each probe (bzip2's bsW, which
-   -O2 inlines at about ten instructions: 519 a call as a shared
-   duplicate with 63 contexts).  */
+/* Whether CALLEE is one GCC inlines (declared inline, or of at most
+   -fprofile-paths-ipp-inline-stmts statements, 64 by default): =clone
+   gives such a callee each site's own duplicate, inlined, as =inline
+   does, rather than one shared by its contexts: a shared one stays out
+   of line and updates every context's registers at each probe (bzip2's
+   bsW, which -O2 inlines at about ten instructions: 519 a call as a
+   shared duplicate with 63 contexts; lua's index2value, not declared
+   inline: 105 M instructions of bench/run's callgrind workload as a
+   shared one, the whole IPPP build 916 M against 769 M with copies per
+   site of callees up to 64 statements).  */
 static bool
 inlined_callee_p (const ipp_unit_fn *callee)
 {
-  return DECL_DECLARED_INLINE_P (callee->node->decl);
+  return DECL_DECLARED_INLINE_P (callee->node->decl)
+         || callee->size <= ppgcc_opts.ipp_inline_stmts;
 }
 
 /* A duplicate of CALLEE's plain body: local, with the registers'

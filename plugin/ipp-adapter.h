@@ -102,6 +102,9 @@ struct ppgcc_options
   unsigned long long ipp_growth = 100; /* -fprofile-paths-ipp-growth=P */
   unsigned long long ipp_contexts = 0; /* -fprofile-paths-ipp-contexts=N:
                                           sites per shared duplicate */
+  unsigned long long ipp_inline_stmts = 64; /* -fprofile-paths-ipp-inline-
+                                               stmts=N: =clone copies a
+                                               callee this small per site */
 };
 extern ppgcc_options ppgcc_opts;
 

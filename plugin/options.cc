@@ -183,6 +183,12 @@ parse_args (struct plugin_name_args *info)
           if (!parse_numeric (key, val, &ppgcc_opts.ipp_contexts, nullptr))
             return false;
         }
+      else if (!strcmp (key, "ipp-inline-stmts"))
+        {
+          if (!parse_numeric (key, val, &ppgcc_opts.ipp_inline_stmts,
+                              nullptr))
+            return false;
+        }
       else if (!strcmp (key, "ipp-growth"))
         {
           if (!parse_numeric (key, val, &ppgcc_opts.ipp_growth, nullptr))

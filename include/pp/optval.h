@@ -37,6 +37,8 @@ static const pp_numeric_option pp_numeric_options[] = {
     "a percentage of the unit's size (a whole number, 0 or more)" },
   { "-fprofile-paths-ipp-contexts", "ipp-contexts", PP_VAL_WHOLE, 0,
     "a number of call sites (a whole number, 0 or more; 0: all)" },
+  { "-fprofile-paths-ipp-inline-stmts", "ipp-inline-stmts", PP_VAL_WHOLE, 0,
+    "a number of statements (a whole number, 0 or more)" },
   { "-fprofile-paths-hot", "hot", PP_VAL_PERCENT, 1,
     "a percentage above 0 and at most 100" },
   { "-fpath-superblock-growth", "superblock-growth", PP_VAL_WHOLE, 0,

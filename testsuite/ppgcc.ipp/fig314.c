@@ -44,6 +44,7 @@ int main (int argc, char **argv)
 // train: 3
 // ref: 7
 // dups-clone: bar 1
+// ipp-flags: -fprofile-paths-ipp-inline-stmts=0
 // ips: foo1 3 foo1 20-21 > bar 11 14-15 [11:F] > foo1 20-21 23 [21:F]
 // ips: foo1 2 foo1 20-21 > bar 11 14-15 [11:F] > foo1 20-23 [21:T]
 // ips: foo1 1 foo1 20-21 > bar 11-12 15 [11:T] > foo1 20-23 [21:T]
