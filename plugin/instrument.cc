@@ -100,6 +100,18 @@ choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
   return COUNT_PPP;
 }
 
+/* A context build's function above the per-context limit (4096 paths:
+   every context's record holds a counter per path) may still count its
+   paths in one flat array, as a Ball-Larus build does, when the path
+   ids fit one (2^18) and the unit's budget: its paths are flat either
+   way (a hashed one's go to the side table, not to its contexts), and an
+   array costs a path end one add where the hash's inline cache costs
+   seven instructions (a multiply, a shift, a key compare).  The hot
+   loops of the suite are there: sqlite3VdbeExec (11,417 paths), zstd's
+   ZSTD_RowFindBestMatch (4,815), gzip's deflate (4,280), pcre2's match,
+   bzip2's sendMTFValues.  */
+static const uint64_t flat_max_paths = 1ull << 18;
+
 /* Counter-array paths this unit has given out (the budget's use).  */
 static unsigned long long array_paths_used;
 
@@ -124,6 +136,11 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
   double delta = 0;
   bool fits = array_fits (n->num_paths);
   counting how = fits ? COUNT_ARRAY : COUNT_HASH;
+  bool flat = !fits && ppgcc_opts.cct && !ppgcc_opts.nmetrics
+              && !ppgcc_opts.array_max_set && !ppgcc_opts.table_hpt
+              && ppgcc_opts.mode == PPGCC_MODE_BL
+              && n->num_paths <= flat_max_paths
+              && array_paths_used + n->num_paths <= ppgcc_opts.array_budget;
   if (trained)
     {
       fn.flags |= PP_FN_TRAINED;
@@ -131,7 +148,7 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
       how = choose_ppp (n, ids, fn, fname, fits, &ppp_range);
       delta = n->delta;
     }
-  if (how == COUNT_ARRAY)
+  if (how == COUNT_ARRAY || flat)
     array_paths_used += n->num_paths;
   /* With cct, array-mode counts live in each context's record (the
      runtime sizes it by num_paths), and so do metrics; without, metrics
@@ -139,6 +156,13 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
   bool cct = ppgcc_opts.cct && !fn.no_context;
   if (how == COUNT_ARRAY && !cct)
     fn.counters = ppgcc_new_counters (n->num_paths);
+  else if (how == COUNT_HASH && flat)
+    {
+      /* No slots in its contexts' records (PP_FN_HASHED), a flat array
+         for its paths.  */
+      fn.flags |= PP_FN_HASHED;
+      fn.counters = ppgcc_new_counters (n->num_paths);
+    }
   else if (how == COUNT_HASH)
     {
       fn.flags |= PP_FN_HASHED;

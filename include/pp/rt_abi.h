@@ -24,7 +24,10 @@ extern "C" {
 #define PP_ABI_VERSION 9u
 
 /* __pp_fn_desc.flags */
-#define PP_FN_HASHED 1u    /* counters == NULL: paths go to the hash table */
+#define PP_FN_HASHED 1u    /* paths not counted per context: in the hash
+                              table (counters == NULL), or, a context
+                              build's function above its per-context
+                              limit, in its flat counters */
 #define PP_FN_TRUNCATED 2u /* path count overflowed: paths cut (split) */
 #define PP_FN_TRAINED 4u   /* built against a profile: `trained` lists the
                               Ball-Larus ids that profile had run */
