@@ -106,7 +106,9 @@ choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
    ids fit one (2^18) and the unit's budget: its paths are flat either
    way (a hashed one's go to the side table, not to its contexts), and an
    array costs a path end one add where the hash's inline cache costs
-   seven instructions (a multiply, a shift, a key compare).  The hot
+   seven instructions (a multiply, a shift, a key compare); with a
+   metric too (such a function takes no per-path readings either way).
+   The hot
    loops of the suite are there: sqlite3VdbeExec (11,417 paths), zstd's
    ZSTD_RowFindBestMatch (4,815), gzip's deflate (4,280), pcre2's match,
    bzip2's sendMTFValues.  */
@@ -136,7 +138,7 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
   double delta = 0;
   bool fits = array_fits (n->num_paths);
   counting how = fits ? COUNT_ARRAY : COUNT_HASH;
-  bool flat = !fits && ppgcc_opts.cct && !ppgcc_opts.nmetrics
+  bool flat = !fits && ppgcc_opts.cct
               && !ppgcc_opts.array_max_set && !ppgcc_opts.table_hpt
               && ppgcc_opts.mode == PPGCC_MODE_BL
               && n->num_paths <= flat_max_paths
