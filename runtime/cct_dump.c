@@ -19,6 +19,7 @@
 
 #include "cct.h"
 #include "loaded_objects.h"
+#include "next_nonzero.h"
 #include "db_write.h"
 #include "mode.h"
 
@@ -173,7 +174,9 @@ grow (void **a, size_t *cap, size_t need, size_t size)
 {
   if (need <= *cap)
     return 0;
-  size_t c = *cap ? *cap * 2 : 64;
+  /* From 4: a context's path list is mostly short, and a path is 80
+     bytes (64 at first cost sqlite3's exit 12,000 allocations of 5 KB).  */
+  size_t c = *cap ? *cap * 2 : 4;
   while (c < need)
     c *= 2;
   void *p = realloc (*a, c * size);
@@ -327,21 +330,19 @@ fn_add (void *ctx)
   ppc_fn *f = &b->p.fns[b->p.nfns];
   memset (f, 0, sizeof *f);
   f->name = strdup (d->name);
+  /* The metadata where the object has it, not a copy (sqlite3: 2 MB of
+     it at every exit, and the text merge copies the file's own):
+     builder_free forgets it before ppc_free.  */
   const char *meta = b->want_unit ? __pp_fn_meta (b->want_unit, d) : NULL;
-  uint32_t meta_len = meta ? d->meta_len : 0;
-  f->meta = malloc ((size_t) meta_len + 1);
+  f->meta = (char *) (meta ? meta : "");
+  f->meta_len = meta ? d->meta_len : 0;
   f->source = strdup (b->want_source);
-  if (!f->name || !f->meta || !f->source)
+  if (!f->name || !f->source)
     {
       free (f->name);
-      free (f->meta);
       free (f->source);
       return -1;
     }
-  if (meta_len)
-    memcpy (f->meta, meta, meta_len);
-  f->meta[meta_len] = '\0';
-  f->meta_len = meta_len;
   f->checksum = d->cfg_checksum;
   f->flags = d->flags & ~PP_FN_FLAT_CALLS_FROM_PATHS;
   f->num_paths = d->num_paths;
@@ -469,10 +470,11 @@ add_paths (struct builder *b, uint32_t n, struct cct_rec *r,
       if (!d->metrics)
         nm = 0;
     }
-  for (uint64_t i = 0; i < npaths; i++)
-    if (counts[i]
-        && add_path (b, n, i, counts[i], nm ? acc + i * d->nmetrics : NULL,
-                     nm) < 0)
+  /* A context runs few of its function's paths (up to 4096 slots).  */
+  for (uint64_t i = pprt_next_nonzero (counts, 0, npaths); i < npaths;
+       i = pprt_next_nonzero (counts, i + 1, npaths))
+    if (add_path (b, n, i, counts[i], nm ? acc + i * d->nmetrics : NULL, nm)
+        < 0)
       return -1;
   return 0;
 }
@@ -618,6 +620,8 @@ builder_free (struct builder *b)
 {
   for (uint32_t i = 0; i < b->p.nnodes; i++)
     b->p.nodes[i].site = NULL; /* the sites' keys, freed below */
+  for (uint32_t f = 0; f < b->p.nfns; f++)
+    b->p.fns[f].meta = NULL; /* the objects' */
   ppc_free (&b->p);
   free (b->descs);
   for (size_t i = 0; i < b->nsites; i++)
