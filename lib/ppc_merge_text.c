@@ -400,7 +400,9 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
   if (tin_line (&t, "functions", 9) < 0)
     goto done;
   uint64_t nf = tin_u64 (&t);
-  if (t.bad || nf >= UINT32_MAX)
+  /* Counts no larger than the file's lines (as ppc_decode bounds them):
+     a count is never an allocation the file cannot back.  */
+  if (t.bad || nf >= UINT32_MAX || nf > nlines)
     goto done;
   size_t fcap = 64;
   while (fcap < 2 * (nf + now->nfns))
@@ -520,7 +522,7 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
   if (tin_line (&t, "nodes", 5) < 0)
     goto done;
   uint64_t nn = tin_u64 (&t);
-  if (t.bad || nn == 0 || nn + now->nnodes >= UINT32_MAX)
+  if (t.bad || nn == 0 || nn > nlines || nn + now->nnodes >= UINT32_MAX)
     goto done;
   size_t ncap = 64;
   while (ncap < 2 * (nn + now->nnodes))
