@@ -16,8 +16,8 @@
    - Ball-Larus, register as an id; PPP; cct's records; metrics: an
      ARRAY_REF or MEM_REF whose index is the path's id, inside the array
      at the path end (PPP's clamped to the sentinel slot by MIN_EXPR).
-   - Hash cache: a slot index of PP_HASH_CACHE_BITS bits, inside the
-     cache; misses go to the runtime.
+   - Hash cache: a slot index of the function's hash_cache_bits bits,
+     inside the cache; misses go to the runtime.
    - ipp duplicates: MEM[regs + r * 8], r below the register count, into
      the caller's register array.
    - switch copies: the probes of the mode they copy.
@@ -227,7 +227,7 @@ gen_ppp_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
 }
 
 /* A hash-mode path end, its inline first probe (rt_abi.h):
-     h = PP_HASH_CACHE_SLOT (id); t = hash_keys[h];
+     h = PP_HASH_CACHE_SLOT (id, bits); t = hash_keys[h];
      if (t == id + 1)   <- split later: hash_counts[h]++ / miss (id)
    A hot path is counted in a few instructions without a call; the miss
    arm is the PPP one (on x86-64 it keeps every register).  */
@@ -243,7 +243,7 @@ gen_hash_cache_count (gimple_seq *seq, tree id, const ppgcc_fn &fn,
   gimple_seq_add_stmt (seq, gimple_build_assign (
                                 h, RSHIFT_EXPR, m,
                                 build_int_cst (integer_type_node,
-                                               64 - PP_HASH_CACHE_BITS)));
+                                               64 - (int) fn.hash_cache_bits)));
   tree key = create_tmp_reg (u64, "pp_k");
   gimple_seq_add_stmt (seq, gimple_build_assign (key, PLUS_EXPR, id,
                                                  u64_cst (1)));

@@ -12,9 +12,9 @@
 #define HL_FN_HPT 16 /* PP_FN_HPT */
 /* struct __pp_fn_ext */
 #define HL_EXT_HASH_KEYS 40
-/* PP_HASH_CACHE_SLOT: (id * HL_CACHE_MULT) >> HL_CACHE_SHIFT */
+#define HL_EXT_CACHE_BITS 64
+/* PP_HASH_CACHE_SLOT: (id * HL_CACHE_MULT) >> (64 - hash_cache_bits) */
 #define HL_CACHE_MULT 0x9e3779b97f4a7c15
-#define HL_CACHE_SHIFT 52
 /* struct table (hashtable.c): the slot array of 16-byte {key, count} */
 #define HL_TABLE_MASK 16
 #define HL_TABLE_SLOTS 32

@@ -72,9 +72,10 @@ _Static_assert (sizeof (((struct __pp_fn_desc *) 0)->flags) == 4,
 _Static_assert (PP_FN_HPT == HL_FN_HPT, "hash_layout.h");
 _Static_assert (offsetof (struct __pp_fn_ext, hash_keys) == HL_EXT_HASH_KEYS,
                 "hash_layout.h");
-_Static_assert (PP_HASH_CACHE_MULT == HL_CACHE_MULT
-                    && 64 - PP_HASH_CACHE_BITS == HL_CACHE_SHIFT,
+_Static_assert (offsetof (struct __pp_fn_ext, hash_cache_bits)
+                    == HL_EXT_CACHE_BITS,
                 "hash_layout.h");
+_Static_assert (PP_HASH_CACHE_MULT == HL_CACHE_MULT, "hash_layout.h");
 _Static_assert (offsetof (struct table, mask) == HL_TABLE_MASK,
                 "hash_layout.h");
 _Static_assert (offsetof (struct table, slot) == HL_TABLE_SLOTS
@@ -159,7 +160,8 @@ __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
   if (keys)
     {
       _Atomic uint64_t *ck
-          = (_Atomic uint64_t *) &keys[PP_HASH_CACHE_SLOT (id)];
+          = (_Atomic uint64_t *) &keys[PP_HASH_CACHE_SLOT (
+              id, fn->ext->hash_cache_bits)];
       uint64_t expected = 0;
       if (atomic_load_explicit (ck, memory_order_relaxed) == 0)
         atomic_compare_exchange_strong (ck, &expected, id + 1);
@@ -195,11 +197,8 @@ static void
 table_clear (struct __pp_fn_desc *fn)
 {
   uint64_t *counts = PP_FN_EXT (fn, hash_counts);
-  for (uint64_t i = 0; counts
-                      && (i = pprt_next_nonzero (counts, i,
-                                                 PP_HASH_CACHE_SLOTS))
-                             < PP_HASH_CACHE_SLOTS;
-       i++)
+  uint64_t nc = counts ? 1ull << fn->ext->hash_cache_bits : 0;
+  for (uint64_t i = 0; (i = pprt_next_nonzero (counts, i, nc)) < nc; i++)
     atomic_store_explicit ((_Atomic uint64_t *) &counts[i], 0,
                            memory_order_relaxed);
   for (struct table *t = fn->rt_private; t; t = atomic_load (&t->next))
@@ -223,17 +222,13 @@ table_collect (struct __pp_fn_desc *fn, ppd_pair **pairs, uint64_t *n,
     cap += t->mask + 1;
   uint64_t *keys = PP_FN_EXT (fn, hash_keys);
   uint64_t *counts = PP_FN_EXT (fn, hash_counts);
-  if (counts)
-    cap += PP_HASH_CACHE_SLOTS;
+  uint64_t nc = counts ? 1ull << fn->ext->hash_cache_bits : 0;
+  cap += nc;
   ppd_pair *out = malloc ((cap + 1) * sizeof *out);
   if (!out)
     return -1;
   /* The inline probe's counts; the caller sums pairs of one id.  */
-  for (uint64_t i = 0; counts
-                      && (i = pprt_next_nonzero (counts, i,
-                                                 PP_HASH_CACHE_SLOTS))
-                             < PP_HASH_CACHE_SLOTS;
-       i++)
+  for (uint64_t i = 0; (i = pprt_next_nonzero (counts, i, nc)) < nc; i++)
     {
       uint64_t key = atomic_load ((_Atomic uint64_t *) &keys[i]);
       uint64_t c = atomic_load ((_Atomic uint64_t *) &counts[i]);

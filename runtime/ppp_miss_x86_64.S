@@ -45,13 +45,15 @@ __pp_ppp_miss:
 	movq	HL_DESC_EXT(%rdi), %rax
 	testq	%rax, %rax
 	jz	.Ltable
-	movq	HL_EXT_HASH_KEYS(%rax), %rax
-	testq	%rax, %rax
+	movq	HL_EXT_HASH_KEYS(%rax), %rdx
+	testq	%rdx, %rdx
 	jz	.Ltable
-	movabsq	$HL_CACHE_MULT, %rcx
-	imulq	%rsi, %rcx
-	shrq	$HL_CACHE_SHIFT, %rcx
-	cmpq	$0, (%rax,%rcx,8)
+	movl	$64, %ecx
+	subl	HL_EXT_CACHE_BITS(%rax), %ecx
+	movabsq	$HL_CACHE_MULT, %rax
+	imulq	%rsi, %rax
+	shrq	%cl, %rax
+	cmpq	$0, (%rdx,%rax,8)
 	je	.Lslow
 .Ltable:
 	movq	HL_DESC_RT_PRIVATE(%rdi), %rax
