@@ -153,18 +153,25 @@ __pp_hash_hit (struct __pp_fn_desc *fn, uint64_t id)
           return;
         }
   /* The inline first probe missed: give its slot to this path if it is
-     free, so that the path's next runs count in place (rt_abi.h).  This
-     run counts below, like every miss.  Once taken a slot stays taken:
-     a plain load tells so without a locked instruction on every miss.  */
+     free, so that the path's next runs count in place (rt_abi.h), and
+     count this run there too: the path then has one pair at the dump, not
+     one in the cache and one in a table to sort and sum.  Once taken a
+     slot stays taken: a plain load tells so without a locked instruction
+     on every miss.  */
   uint64_t *keys = PP_FN_EXT (fn, hash_keys);
   if (keys)
     {
-      _Atomic uint64_t *ck
-          = (_Atomic uint64_t *) &keys[PP_HASH_CACHE_SLOT (
-              id, fn->ext->hash_cache_bits)];
+      uint32_t h = PP_HASH_CACHE_SLOT (id, fn->ext->hash_cache_bits);
+      _Atomic uint64_t *ck = (_Atomic uint64_t *) &keys[h];
       uint64_t expected = 0;
-      if (atomic_load_explicit (ck, memory_order_relaxed) == 0)
-        atomic_compare_exchange_strong (ck, &expected, id + 1);
+      if (atomic_load_explicit (ck, memory_order_relaxed) == 0
+          && atomic_compare_exchange_strong (ck, &expected, id + 1))
+        {
+          atomic_fetch_add_explicit (
+              (_Atomic uint64_t *) &fn->ext->hash_counts[h], 1,
+              memory_order_relaxed);
+          return;
+        }
     }
   struct table *_Atomic *root = (struct table *_Atomic *) &fn->rt_private;
   struct table *first = atomic_load_explicit (root, memory_order_acquire);

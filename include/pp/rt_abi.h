@@ -78,15 +78,15 @@ struct __pp_fn_ext
      bzip2): not in the loaded image.  */
   uint64_t trained_offset;
   uint64_t num_trained;
-  /* Hash mode without PP_FN_HPT: the inline first probe.  A
-     path end computes h = PP_HASH_CACHE_SLOT (id, hash_cache_bits) and,
-     when
+  /* Hash mode without PP_FN_HPT: the inline first probe.  A path end
+     computes h = PP_HASH_CACHE_SLOT (id, hash_cache_bits) and, when
      hash_keys[h] == id + 1, counts hash_counts[h]++ in place; else it
      calls the runtime (__pp_hash_hit), which counts the path in its own
-     table and claims hash_keys[h] for it when the slot is free.  Only the
-     runtime writes hash_keys (once per slot), only probes hash_counts: a
-     path's count is hash_counts[h] plus what the runtime's table holds.
-     Both [1 << hash_cache_bits], or NULL.  */
+     table, or claims hash_keys[h] for it when the slot is free and counts
+     that run in hash_counts[h] (an atomic add, as the probes' own with
+     -fprofile-update=atomic).  Only the runtime writes hash_keys (once per
+     slot): a path's count is hash_counts[h] plus what the runtime's table
+     holds.  Both [1 << hash_cache_bits], or NULL.  */
   uint64_t *hash_keys;
   uint64_t *hash_counts;
   /* PP_FN_CCT without metrics, a function that calls nothing, in array
