@@ -162,7 +162,16 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
         ppgcc_new_hash_cache (fn, hash_cache_bits (ids.size ()));
     }
   else if (how == COUNT_PPP)
-    fn.flags |= PP_FN_PPP;
+    {
+      fn.flags |= PP_FN_PPP;
+      /* A path outside the trained set misses on every run, and a hot one
+         (sqlite3's VdbeExec: opcodes the training did not run, 770,000
+         misses of 840,000 in a run) cost a runtime call each: the miss
+         arm probes a cache as hash mode's first (rt_abi.h), in a few
+         instructions.  */
+      if (!ppgcc_opts.table_hpt)
+        ppgcc_new_hash_cache (fn, PP_HASH_CACHE_BITS);
+    }
   if (cct)
     fn.flags |= PP_FN_CCT;
   if (how == COUNT_ARRAY && ppgcc_opts.nmetrics && !fn.no_context)
