@@ -198,6 +198,10 @@ ppgcc_new_hash_cache (ppgcc_fn &fn, unsigned bits)
   fn.hash_cache_bits = bits;
   fn.hash_keys = ppgcc_new_metrics (1ull << bits);
   fn.hash_counts = ppgcc_new_counters (1ull << bits);
+  /* Kept where no probe is left to use them (a PPP function whose every
+     check folded to a hit): the descriptor, made later, points at them.  */
+  varpool_node::get (fn.hash_keys)->force_output = true;
+  varpool_node::get (fn.hash_counts)->force_output = true;
 }
 
 void
