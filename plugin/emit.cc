@@ -61,6 +61,7 @@ fn_ext_type ()
   add_field (&fields, "hash_keys", u64p);
   add_field (&fields, "hash_counts", u64p);
   add_field (&fields, "inlined", u64p);
+  add_field (&fields, "hash_cache_bits", ppgcc_u64_type ());
   finish_builtin_struct (ext_type, "__pp_fn_ext", fields, NULL_TREE);
   return ext_type;
 }
@@ -190,12 +191,17 @@ u64_array_init (tree type, const std::vector<uint64_t> &values)
 
 /* The inline first probe of a hash-mode function (rt_abi.h): the keys,
    which the runtime writes (so they may be aliased), and the counts,
-   which only the probes write.  */
+   which only the probes write; 2^BITS of each.  */
 void
-ppgcc_new_hash_cache (ppgcc_fn &fn)
+ppgcc_new_hash_cache (ppgcc_fn &fn, unsigned bits)
 {
-  fn.hash_keys = ppgcc_new_metrics (PP_HASH_CACHE_SLOTS);
-  fn.hash_counts = ppgcc_new_counters (PP_HASH_CACHE_SLOTS);
+  fn.hash_cache_bits = bits;
+  fn.hash_keys = ppgcc_new_metrics (1ull << bits);
+  fn.hash_counts = ppgcc_new_counters (1ull << bits);
+  /* Kept where no probe is left to use them (a PPP function whose every
+     check folded to a hit): the descriptor, made later, points at them.  */
+  varpool_node::get (fn.hash_keys)->force_output = true;
+  varpool_node::get (fn.hash_counts)->force_output = true;
 }
 
 void
@@ -418,6 +424,9 @@ fn_ext (const ppgcc_fn &fn, std::string &meta_data)
                               addr_as (etype, 5, fn.hash_keys));
       CONSTRUCTOR_APPEND_ELT (v, field (etype, 6),
                               addr_as (etype, 6, fn.hash_counts));
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 8),
+                              build_int_cstu (ppgcc_u64_type (),
+                                              fn.hash_cache_bits));
     }
   if (fn.inlined)
     CONSTRUCTOR_APPEND_ELT (v, field (etype, 7),

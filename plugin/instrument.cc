@@ -114,6 +114,23 @@ choose_ppp (pp_numbering *n, const std::vector<pp_pathid> &ids, ppgcc_fn &fn,
    bzip2's sendMTFValues.  */
 static const uint64_t flat_max_paths = 1ull << 18;
 
+/* The inline cache's size for a hash-mode function whose training ran
+   TRAINED paths: twice as many slots, within PP_HASH_CACHE_BITS and
+   PP_HASH_CACHE_MAX_BITS.  A path whose slot another holds misses every
+   time, into the runtime's table (about 30 instructions against 3): with
+   4096 slots for bzip2's mainSimpleSort, whose training ran 908,094
+   paths, 328,000 of a 1 MB compression's path ends missed; with 65536,
+   26,000 (11,000 of them the first run of a path, which claims its
+   slot).  */
+static unsigned
+hash_cache_bits (uint64_t trained)
+{
+  unsigned bits = PP_HASH_CACHE_BITS;
+  while (bits < PP_HASH_CACHE_MAX_BITS && (1ull << bits) < trained * 2)
+    bits++;
+  return bits;
+}
+
 /* Counter-array paths this unit has given out (the budget's use).  */
 static unsigned long long array_paths_used;
 
@@ -170,10 +187,19 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
       fn.flags |= PP_FN_HASHED;
       /* The Hot Path Table is bounded by design: no cache in front.  */
       if (!ppgcc_opts.table_hpt)
-        ppgcc_new_hash_cache (fn);
+        ppgcc_new_hash_cache (fn, hash_cache_bits (ids.size ()));
     }
   else if (how == COUNT_PPP)
-    fn.flags |= PP_FN_PPP;
+    {
+      fn.flags |= PP_FN_PPP;
+      /* A path outside the trained set misses on every run, and a hot one
+         (sqlite3's VdbeExec: opcodes the training did not run, 770,000
+         misses of 840,000 in a run) cost a runtime call each: the miss
+         arm probes a cache as hash mode's first (rt_abi.h), in a few
+         instructions.  */
+      if (!ppgcc_opts.table_hpt)
+        ppgcc_new_hash_cache (fn, PP_HASH_CACHE_BITS);
+    }
   if (cct)
     fn.flags |= PP_FN_CCT;
   if (how == COUNT_ARRAY && ppgcc_opts.nmetrics && !fn.no_context)

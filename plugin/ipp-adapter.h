@@ -126,8 +126,9 @@ struct ppgcc_fn
   uint64_t ppp_base = 0;
   std::vector<uint64_t> slot_ids;
   /* Hash mode: the inline first probe's keys and counts (rt_abi.h), or
-     NULL_TREE.  */
+     NULL_TREE, 2^hash_cache_bits of each.  */
   tree hash_keys = NULL_TREE, hash_counts = NULL_TREE;
+  unsigned hash_cache_bits = 0;
   std::vector<uint64_t> trained; /* PP_FN_TRAINED: ascending BL ids */
   bool switch_check = false;     /* path ends test the profile flag */
   /* A local flag that guards the counts (not the register updates):

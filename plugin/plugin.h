@@ -242,7 +242,7 @@ bool ppgcc_read_options (struct plugin_name_args *info);
 tree ppgcc_new_counters (uint64_t num_paths);
 tree ppgcc_new_metrics (uint64_t n);
 void ppgcc_new_ppp_arrays (ppgcc_fn &fn);
-void ppgcc_new_hash_cache (ppgcc_fn &fn);
+void ppgcc_new_hash_cache (ppgcc_fn &fn, unsigned bits);
 void ppgcc_emit_unit ();
 std::string ppgcc_ppd_path ();
 

@@ -16,8 +16,8 @@
    - Ball-Larus, register as an id; PPP; cct's records; metrics: an
      ARRAY_REF or MEM_REF whose index is the path's id, inside the array
      at the path end (PPP's clamped to the sentinel slot by MIN_EXPR).
-   - Hash cache: a slot index of PP_HASH_CACHE_BITS bits, inside the
-     cache; misses go to the runtime.
+   - Hash cache: a slot index of the function's hash_cache_bits bits,
+     inside the cache; misses go to the runtime.
    - ipp duplicates: MEM[regs + r * 8], r below the register count, into
      the caller's register array.
    - switch copies: the probes of the mode they copy.
@@ -185,6 +185,9 @@ struct ppp_check
 };
 typedef std::vector<std::pair<tree, ppp_check> > ppp_checks;
 
+static void gen_hash_cache_count (gimple_seq *seq, tree id,
+                                  const ppgcc_fn &fn, ppp_checks &checks);
+
 /* A path end with preferential path profiling (thesis §3.2.3, §3.6
    "Additional checks"): the PPP id, clamped to the sentinel (a conditional
    move, not a branch), indexes the read-only Ball-Larus ids, which tell an
@@ -204,6 +207,8 @@ gen_ppp_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
     {
       if (off < fn.ppp_size && fn.slot_ids[off] == p.count_off)
         gen_increment (seq, array_ref (fn.ppp_counts, u64_cst (off)));
+      else if (fn.hash_keys)
+        gen_hash_cache_count (seq, bl, fn, checks);
       else
         gen_ppp_miss (seq, bl, fn);
       return;
@@ -227,7 +232,7 @@ gen_ppp_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
 }
 
 /* A hash-mode path end, its inline first probe (rt_abi.h):
-     h = PP_HASH_CACHE_SLOT (id); t = hash_keys[h];
+     h = PP_HASH_CACHE_SLOT (id, bits); t = hash_keys[h];
      if (t == id + 1)   <- split later: hash_counts[h]++ / miss (id)
    A hot path is counted in a few instructions without a call; the miss
    arm is the PPP one (on x86-64 it keeps every register).  */
@@ -243,7 +248,7 @@ gen_hash_cache_count (gimple_seq *seq, tree id, const ppgcc_fn &fn,
   gimple_seq_add_stmt (seq, gimple_build_assign (
                                 h, RSHIFT_EXPR, m,
                                 build_int_cst (integer_type_node,
-                                               64 - PP_HASH_CACHE_BITS)));
+                                               64 - (int) fn.hash_cache_bits)));
   tree key = create_tmp_reg (u64, "pp_k");
   gimple_seq_add_stmt (seq, gimple_build_assign (key, PLUS_EXPR, id,
                                                  u64_cst (1)));
@@ -344,7 +349,9 @@ gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
 /* Gives each PPP check (and hash cache check) the control flow it stands
    for: the block is split after the condition, the hit arm counts by PPP
    id (cache slot), the miss arm (laid out as unlikely) hands the
-   Ball-Larus id to the side table.  Checks are
+   Ball-Larus id to the side table; a PPP check's miss arm, where the
+   function has a cache for its misses (ppgcc_choose_counting), first
+   probes that cache, a check split in turn.  Checks are
    found by their compared temporary, so copies made for several edges are
    split too.  */
 static void
@@ -353,6 +360,7 @@ split_ppp_checks (function *fun, const ppp_checks &checks,
 {
   if (checks.empty ())
     return;
+  ppp_checks inner; /* the cache checks of PPP miss arms */
   std::vector<gcond *> conds;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
@@ -387,7 +395,10 @@ split_ppp_checks (function *fun, const ppp_checks &checks,
       make_single_succ_edge (miss, join, EDGE_FALLTHRU);
       gimple_seq hit_seq = NULL, miss_seq = NULL;
       gen_increment (&hit_seq, array_ref (ch->counts, ch->index));
-      gen_ppp_miss (&miss_seq, ch->bl, fn);
+      if (ch->counts == fn.ppp_counts && fn.hash_keys)
+        gen_hash_cache_count (&miss_seq, ch->bl, fn, inner);
+      else
+        gen_ppp_miss (&miss_seq, ch->bl, fn);
       gimple_stmt_iterator gsi = gsi_start_bb (hit);
       gsi_insert_seq_after (&gsi, hit_seq, GSI_NEW_STMT);
       gsi = gsi_start_bb (miss);
@@ -397,6 +408,7 @@ split_ppp_checks (function *fun, const ppp_checks &checks,
     loops_state_set (LOOPS_NEED_FIXUP);
   free_dominance_info (CDI_DOMINATORS);
   free_dominance_info (CDI_POST_DOMINATORS);
+  split_ppp_checks (fun, inner, fn);
 }
 
 /* Gives each flag test its arm: the block is split after the test, and

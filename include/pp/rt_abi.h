@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 9u
+#define PP_ABI_VERSION 10u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* paths not counted per context: in the hash
@@ -81,14 +81,15 @@ struct __pp_fn_ext
      bzip2): not in the loaded image.  */
   uint64_t trained_offset;
   uint64_t num_trained;
-  /* Hash mode without PP_FN_HPT: the inline first probe.  A
-     path end computes h = PP_HASH_CACHE_SLOT (id) and, when
+  /* Hash mode without PP_FN_HPT: the inline first probe.  A path end
+     computes h = PP_HASH_CACHE_SLOT (id, hash_cache_bits) and, when
      hash_keys[h] == id + 1, counts hash_counts[h]++ in place; else it
      calls the runtime (__pp_hash_hit), which counts the path in its own
-     table and claims hash_keys[h] for it when the slot is free.  Only the
-     runtime writes hash_keys (once per slot), only probes hash_counts: a
-     path's count is hash_counts[h] plus what the runtime's table holds.
-     Both [PP_HASH_CACHE_SLOTS], or NULL.  */
+     table, or claims hash_keys[h] for it when the slot is free and counts
+     that run in hash_counts[h] (an atomic add, as the probes' own with
+     -fprofile-update=atomic).  Only the runtime writes hash_keys (once per
+     slot): a path's count is hash_counts[h] plus what the runtime's table
+     holds.  Both [1 << hash_cache_bits], or NULL.  */
   uint64_t *hash_keys;
   uint64_t *hash_counts;
   /* PP_FN_CCT without metrics, a function that calls nothing, in array
@@ -100,6 +101,10 @@ struct __pp_fn_ext
      (what it has taken of each already); the runtime adds what is new
      to the function's context under the thread's root at each dump.  */
   uint64_t *inlined;
+  /* With hash_keys: log2 of their slots, PP_HASH_CACHE_BITS to
+     PP_HASH_CACHE_MAX_BITS; the more paths the function's training ran,
+     the more (instrument.cc), so that few of them share a slot.  */
+  uint64_t hash_cache_bits;
 };
 
 struct __pp_fn_desc
@@ -138,13 +143,13 @@ struct __pp_fn_desc
 #define PP_FN_OLDER 0x80000000u
 #define PP_FN_EXT(d, f) ((d)->ext ? (d)->ext->f : 0)
 
-#define PP_HASH_CACHE_BITS 12
-#define PP_HASH_CACHE_SLOTS (1u << PP_HASH_CACHE_BITS)
-/* Fibonacci hashing: the top bits of id * 2^64/phi.  */
+#define PP_HASH_CACHE_BITS 12     /* the fewest slots: 4096 */
+#define PP_HASH_CACHE_MAX_BITS 16 /* the most: 65536 (1 MB of keys and
+                                     counts) */
+/* Fibonacci hashing: the top BITS bits of id * 2^64/phi.  */
 #define PP_HASH_CACHE_MULT 0x9e3779b97f4a7c15ull
-#define PP_HASH_CACHE_SLOT(id) \
-  ((uint32_t) (((uint64_t) (id) * PP_HASH_CACHE_MULT) \
-               >> (64 - PP_HASH_CACHE_BITS)))
+#define PP_HASH_CACHE_SLOT(id, bits) \
+  ((uint32_t) (((uint64_t) (id) * PP_HASH_CACHE_MULT) >> (64 - (bits))))
 
 struct __pp_unit
 {
