@@ -109,22 +109,23 @@ paths_per_call (const ipp_unit_fn *t)
   return 1;
 }
 
-/* With =clone, a callee whose loops restart its paths this many times a
-   call or more stays plain: the copy, shared by its sites, updates every
-   site's registers at each probe, each iteration, while a segment into
-   it ends at its loop's first back edge.  gzip's longest_match (about
-   fifty iterations a call, two sites) cost 946 M instructions as a copy
-   against 463 M plain, its callers' segments all but the same.  */
-static const uint64_t clone_max_paths_per_call = 8;
+/* A callee whose loops restart its paths this many times a call or
+   more stays plain: a segment into it ends at its loop's first back
+   edge, while =clone's copy, shared by its sites, updates every site's
+   registers at each probe of each iteration.  gzip's longest_match
+   (about fifty iterations a call, two sites) cost 946 M instructions as
+   a copy against 463 M plain, its callers' segments all but the same.
+   =inline leaves it too: both schemes expand the same calls (the same
+   numbering and profile; the difftest compares them).  */
+static const uint64_t max_paths_per_call = 8;
 
 static bool
 loops_dominate_p (gcall *call, const ipp_unit_fn *t)
 {
-  if (ppgcc_opts.ipp != ppgcc_options::IPP_CLONE
-      || paths_per_call (t) < clone_max_paths_per_call)
+  if (paths_per_call (t) < max_paths_per_call)
     return false;
   note_skip (call, "the callee's loops restart its paths 8 or more times a "
-             "call (=clone's copy would update every site's registers at "
+             "call (a shared copy would update every site's registers at "
              "each)");
   return true;
 }
@@ -160,8 +161,7 @@ indirect_targets (ipp_unit &u, gcall *call)
   for (auto &f : u.fns)
     if (f->node->address_taken && f->dupable && !f->run_ids.empty ()
         && call_matches_p (call, f->node->decl)
-        && !(ppgcc_opts.ipp == ppgcc_options::IPP_CLONE
-             && paths_per_call (f.get ()) >= clone_max_paths_per_call))
+        && paths_per_call (f.get ()) < max_paths_per_call)
       out.push_back (f.get ());
   std::stable_sort (out.begin (), out.end (),
                     [] (const ipp_unit_fn *a, const ipp_unit_fn *b) {

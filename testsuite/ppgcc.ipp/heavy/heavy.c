@@ -1,6 +1,6 @@
 /* Two callees of one caller: scan loops 40 times a call, tick once.
-   With =clone, scan stays plain (its loops restart its paths 8 or more
-   times a call) and tick is expanded; with =inline both are.  */
+   scan stays plain (its loops restart its paths 8 or more times a call)
+   and tick is expanded, with =clone and =inline alike.  */
 #include <stdio.h>
 #include <stdlib.h>
 
