@@ -76,6 +76,9 @@ void ppgcc_install_path_counts (function *fun, const ppgcc_cfg &cfg,
                                 const pp_numbering *n,
                                 const std::vector<pp_pathid> &ids,
                                 const std::vector<uint64_t> &counts);
+/* Functions whose sampled counts GCC got and that have a computed goto:
+   compiled without cross-jumping (path-opt.cc, sample-use.cc).  */
+extern std::vector<tree> ppgcc_no_crossjumping;
 /* profile-use.cc: the path profile file read ("" when none).  */
 const std::string &ppgcc_profile_path ();
 
