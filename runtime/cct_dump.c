@@ -51,6 +51,14 @@ struct imap
   size_t cap, n;
 };
 
+/* The home slot of hash H: its high half folded in (mix's low bits come
+   from few of a pointer's, which are mostly alike: long probe runs).  */
+static inline size_t
+imap_home (uint64_t h, size_t cap)
+{
+  return (size_t) (h ^ (h >> 32)) & (cap - 1);
+}
+
 static int
 imap_grow (struct imap *m)
 {
@@ -66,7 +74,7 @@ imap_grow (struct imap *m)
   for (size_t i = 0; i < m->cap; i++)
     if (m->slot[i])
       {
-        size_t j = m->hash[i] & (cap - 1);
+        size_t j = imap_home (m->hash[i], cap);
         while (slot[j])
           j = (j + 1) & (cap - 1);
         slot[j] = m->slot[i];
@@ -81,12 +89,13 @@ imap_grow (struct imap *m)
 }
 
 /* The slot for H: *FOUND gets index + 1 of an element with hash H that
-   EQ accepts, or 0 with the slot where to add one.  */
-static size_t
+   EQ accepts, or 0 with the slot where to add one.  Inline, as imap_get:
+   EQ and ADD become direct calls (a lookup per context).  */
+static inline __attribute__ ((always_inline)) size_t
 imap_find (struct imap *m, uint64_t h, int (*eq) (void *, uint32_t),
            void *ctx, uint32_t *found)
 {
-  size_t j = h & (m->cap - 1);
+  size_t j = imap_home (h, m->cap);
   for (; m->slot[j]; j = (j + 1) & (m->cap - 1))
     if (m->hash[j] == h && eq (ctx, m->slot[j] - 1))
       {
@@ -99,7 +108,7 @@ imap_find (struct imap *m, uint64_t h, int (*eq) (void *, uint32_t),
 
 /* Index of the element EQ accepts, else ADD's new one; -1 when out of
    memory.  */
-static int64_t
+static inline __attribute__ ((always_inline)) int64_t
 imap_get (struct imap *m, uint64_t h, int (*eq) (void *, uint32_t),
           int64_t (*add) (void *), void *ctx)
 {
@@ -141,14 +150,16 @@ struct builder
   } *descs;
   size_t ndescs, descs_cap;
   struct imap by_desc, by_name;
-  /* sites: by return address */
+  /* sites: by return address, and by key (one pointer per key) */
   struct site_ent
   {
     void *addr;
     char *key;
+    int owns; /* KEY is this entry's, not an earlier one's */
   } *sites;
   size_t nsites, sites_cap;
-  struct imap by_site;
+  struct imap by_site, by_key;
+  const char *want_key;
   struct pp_segments objs;
   /* nodes: by (parent, fn, site); path lists grow as they are filled */
   struct imap by_node;
@@ -185,6 +196,29 @@ grow (void **a, size_t *cap, size_t need, size_t size)
   *a = p;
   *cap = c;
   return 0;
+}
+
+/* Call site keys, and so contexts, are compared as pointers: one per
+   key's text (site_add), and these two for the sites that have no
+   address.  */
+static const char no_site[] = "";
+static const char inlined_site[] = CCT_SITE_INLINED_KEY;
+
+static uint64_t str_hash (const char *s);
+
+static int
+key_eq (void *ctx, uint32_t i)
+{
+  struct builder *b = ctx;
+  return strcmp (b->sites[i].key, b->want_key) == 0;
+}
+
+/* No index for a key not seen yet: site_add adds it.  */
+static int64_t
+key_absent (void *ctx)
+{
+  struct builder *b = ctx;
+  return (int64_t) b->nsites;
 }
 
 static int
@@ -225,7 +259,23 @@ site_add (void *ctx)
   for (size_t d = 0; d < digits; d++)
     key[on + 3 + digits - 1 - d] = "0123456789abcdef"[(off >> (4 * d)) & 15];
   key[on + 3 + digits] = '\0';
-  b->sites[b->nsites] = (struct site_ent){ (void *) b->want, key };
+  /* Two addresses with one key (objects of one basename): the first's
+     pointer, so that their contexts are one, as the file has them.  */
+  b->want_key = key;
+  int64_t same = imap_get (&b->by_key, str_hash (key), key_eq, key_absent,
+                           b);
+  if (same < 0)
+    {
+      free (key);
+      return -1;
+    }
+  int owns = same == (int64_t) b->nsites;
+  if (!owns)
+    {
+      free (key);
+      key = b->sites[same].key;
+    }
+  b->sites[b->nsites] = (struct site_ent){ (void *) b->want, key, owns };
   return (int64_t) b->nsites++;
 }
 
@@ -234,9 +284,9 @@ static const char *
 site_key (struct builder *b, void *addr)
 {
   if (!addr)
-    return "";
+    return no_site;
   if (addr == CCT_SITE_INLINED)
-    return CCT_SITE_INLINED_KEY;
+    return inlined_site;
   b->want = addr;
   int64_t i = imap_get (&b->by_site, mix (0, (uintptr_t) addr), site_eq,
                         site_add, b);
@@ -391,7 +441,7 @@ node_eq (void *ctx, uint32_t i)
   struct builder *b = ctx;
   const ppc_node *n = &b->p.nodes[i];
   return n->parent == b->want_parent && n->fn == b->want_fn
-         && (n->site == b->want_site || !strcmp (n->site, b->want_site));
+         && n->site == b->want_site; /* one pointer per key */
 }
 
 static int64_t
@@ -427,7 +477,7 @@ node_of (struct builder *b, uint32_t parent, uint32_t fn, const char *site)
   b->want_parent = parent;
   b->want_fn = fn;
   b->want_site = site;
-  uint64_t h = mix (mix (mix (0, parent), fn), str_hash (site));
+  uint64_t h = mix (mix (mix (0, parent), fn), (uintptr_t) site);
   return imap_get (&b->by_node, h, node_eq, node_add, b);
 }
 
@@ -487,7 +537,7 @@ record (struct builder *b, struct cct_rec *r, struct cct_rec *root)
     return -1;
   uint32_t fn = de->fn;
   const char *site
-      = r->parent == root ? "" : site_key (b, r->site);
+      = r->parent == root ? no_site : site_key (b, r->site);
   if (!site)
     return -1;
   int64_t n = node_of (b, r->parent->dump_node, fn, site);
@@ -601,8 +651,8 @@ build (struct builder *b)
         return -1;
     }
   __pp_segments_load (&b->objs, 0);
-  b->want_site = "";
-  if (node_of (b, UINT32_MAX, PPC_NO_FN, "") != 0)
+  b->want_site = no_site;
+  if (node_of (b, UINT32_MAX, PPC_NO_FN, no_site) != 0)
     return -1;
   for (struct cct_thread *t = in->threads; t; t = t->next)
     {
@@ -625,7 +675,8 @@ builder_free (struct builder *b)
   ppc_free (&b->p);
   free (b->descs);
   for (size_t i = 0; i < b->nsites; i++)
-    free (b->sites[i].key);
+    if (b->sites[i].owns)
+      free (b->sites[i].key);
   free (b->sites);
   __pp_segments_free (&b->objs);
   free (b->paths_cap);
@@ -633,6 +684,7 @@ builder_free (struct builder *b)
   imap_free (&b->by_desc);
   imap_free (&b->by_name);
   imap_free (&b->by_site);
+  imap_free (&b->by_key);
   imap_free (&b->by_node);
 }
 
