@@ -1051,16 +1051,40 @@ cct_zero (void)
     zero_tree (t->root);
 }
 
+/* After a write: what it wrote zeroed, as cct_zero does, but of the
+   slots of records without metric accumulators only the counters D
+   lists (the rest were zero when written).  The inlined bodies' arrays
+   are not read again: inlined_counts (1) has just taken them, and what
+   other threads add meanwhile is for the next dump.  */
+static void
+zero_written (const struct cct_dumped *d)
+{
+  for (struct cct_thread *t = atomic_load (&threads); t; t = t->next)
+    for (struct cct_rec *r = t->root; r; r = cct_next (r, t->root))
+      {
+        r->calls = r->recursive = r->back_calls = 0;
+        memset (r->excl, 0, sizeof r->excl);
+        if (r->nslots != r->npaths || !(r->fn && (r->fn->flags & PP_FN_CCT)))
+          memset (r->slots, 0, r->nslots * sizeof *r->slots);
+        if (r->fn && !(r->fn->flags & PP_FN_CCT) && r->acc_lo)
+          memset (r->acc_lo, 0, (size_t) (r->acc_hi - r->acc_lo) * 8);
+      }
+  for (size_t i = 0; i < d->n; i++)
+    *d->slot[i] = 0;
+}
+
 /* Under the core's dump lock.  */
 static void
 cct_dump (struct __pp_db_session *db)
 {
+  struct cct_dumped dumped = { NULL, 0, 0, 1 };
   struct cct_dump_in in = {
     .threads = atomic_load (&threads),
     .units = atomic_load (&units),
     .cct = program_cct,
     .run_counted = run_counted,
     .db = db,
+    .dumped = &dumped,
   };
   if (!in.units)
     return;
@@ -1069,8 +1093,12 @@ cct_dump (struct __pp_db_session *db)
   if (__pp_cct_write (&in) == 0)
     {
       run_counted = 1;
-      cct_zero ();
+      if (dumped.complete)
+        zero_written (&dumped);
+      else
+        cct_zero ();
     }
+  free (dumped.slot);
 }
 
 /* fork: the child is its forking thread only; it counts from zero (like

@@ -520,12 +520,33 @@ add_paths (struct builder *b, uint32_t n, struct cct_rec *r,
       if (!d->metrics)
         nm = 0;
     }
+  /* The counters to zero once written, when the record has nothing else
+     in its slots (cct.h, struct cct_dumped).  */
+  struct cct_dumped *z = counts == r->slots && r->nslots == r->npaths
+                             ? b->in->dumped
+                             : NULL;
+  if (z && !z->complete)
+    z = NULL;
   /* A context runs few of its function's paths (up to 4096 slots).  */
   for (uint64_t i = pprt_next_nonzero (counts, 0, npaths); i < npaths;
        i = pprt_next_nonzero (counts, i + 1, npaths))
-    if (add_path (b, n, i, counts[i], nm ? acc + i * d->nmetrics : NULL, nm)
-        < 0)
-      return -1;
+    {
+      if (add_path (b, n, i, counts[i], nm ? acc + i * d->nmetrics : NULL,
+                    nm) < 0)
+        return -1;
+      if (z)
+        {
+          if (z->n == z->cap
+              && grow ((void **) &z->slot, &z->cap, z->n + 1,
+                       sizeof *z->slot) < 0)
+            {
+              z->complete = 0; /* cct.c zeroes every slot */
+              z = NULL;
+              continue;
+            }
+          z->slot[z->n++] = &r->slots[i];
+        }
+    }
   return 0;
 }
 
