@@ -25,6 +25,7 @@ typedef struct
 {
   const char *p, *e, *line, *next, *stop;
   int bad;
+  unsigned long lines; /* lines stepped onto or over */
 } tin;
 
 /* The cursor's steps are a few instructions each and run for every
@@ -41,6 +42,7 @@ tin_line (tin *t, const char *keyword, size_t k)
   t->line = t->p = t->next;
   t->e = memchr (t->p, '\n', (size_t) (t->stop - t->p));
   t->next = t->e + 1;
+  t->lines++;
   if ((size_t) (t->e - t->p) <= k || memcmp (t->p, keyword, k) != 0
       || t->p[k] != ' ')
     return t->bad = 1, -1;
@@ -58,6 +60,7 @@ tin_skip (tin *t, uint64_t n)
         return t->bad = 1, t->next;
       t->next = (const char *) memchr (t->next, '\n',
                                        (size_t) (t->stop - t->next)) + 1;
+      t->lines++;
     }
   return t->next;
 }
@@ -91,7 +94,7 @@ tin_u64 (tin *t)
   /* The line's '\n' (at E) ends the digits if nothing else does.  */
   while ((unsigned) (*p - '0') <= 9)
     v = v * 10 + (unsigned) (*p++ - '0');
-  if (p - d >= 20)
+  if (__builtin_expect ((size_t) (p - d) - 1 >= 19, 0) && p > d)
     {
       /* 2^64-1 has 20 digits: again, with the overflow test.  */
       v = 0;
@@ -106,7 +109,8 @@ tin_u64 (tin *t)
           v = v * 10 + c;
         }
     }
-  if (p == d || p > t->e || (p < t->e && *p != ' '))
+  /* P is at most E: the '\n' there is no digit.  */
+  if (p == d || (p < t->e && *p != ' '))
     t->bad = 1;
   t->p = p;
   return v;
@@ -144,6 +148,64 @@ tin_str (tin *t, size_t *n)
   return s;
 }
 
+/* Eight bytes at a time (SWAR): a call site's key is about twenty, and
+   every context's is scanned.  */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+static inline uint64_t
+load8 (const char *s)
+{
+  uint64_t w;
+  memcpy (&w, s, 8);
+  return w;
+}
+
+/* Nonzero when a byte of W is 0 (and maybe falsely for the bytes above
+   one that is: callers look at the bytes then).  */
+static inline uint64_t
+has_zero (uint64_t w)
+{
+  return (w - ONES) & ~w & HIGHS;
+}
+
+/* The first '"' or '\\' in [Q, E), or E.  */
+static inline const char *
+quote_or_backslash (const char *q, const char *e)
+{
+  while (e - q >= 8)
+    {
+      uint64_t w = load8 (q);
+      if (has_zero (w ^ (ONES * '"')) | has_zero (w ^ (ONES * '\\')))
+        break;
+      q += 8;
+    }
+  while (q < e && *q != '"' && *q != '\\')
+    q++;
+  return q;
+}
+
+/* Whether the N bytes at S are written as they are in a STRING field
+   (0x20..0x7e but '"' and '\\').  */
+static inline int
+plain (const char *s, size_t n)
+{
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    {
+      uint64_t w = load8 (s + i);
+      /* below 0x20, 0x80 and up, 0x7f, '"', '\\' */
+      if (((w - ONES * 0x20) & ~w & HIGHS) | (w & HIGHS)
+          | has_zero (w ^ (ONES * 0x7f)) | has_zero (w ^ (ONES * '"'))
+          | has_zero (w ^ (ONES * '\\')))
+        break;
+    }
+  for (; i < n; i++)
+    if ((unsigned char) s[i] - 0x20u >= 0x5fu || s[i] == '"' || s[i] == '\\')
+      return 0;
+  return 1;
+}
+
 /* S as the file writes it (quoted, escaped) into SCRATCH: its bytes.  */
 static const char *
 quoted (ppc_out *scratch, const char *s, size_t *n)
@@ -167,8 +229,14 @@ hash_bytes (uint64_t h, const char *s, size_t n)
       h = (h ^ w) * 0x9e3779b97f4a7c15ull;
       h ^= h >> 32;
     }
-  for (; i < n; i++)
-    h = (h ^ (unsigned char) s[i]) * 0x100000001b3ull;
+  if (i < n)
+    {
+      /* The rest as one word, zero-filled.  */
+      uint64_t w = 0;
+      memcpy (&w, s + i, n - i);
+      h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+      h ^= h >> 32;
+    }
   return h;
 }
 
@@ -236,7 +304,7 @@ ntab_find (const struct ntab *t, const struct nkey *keys, uint32_t parent,
 static int
 parse_path (const char *line, const char *end, uint32_t nm, ppc_path *pa)
 {
-  tin t = { line, end, line, end + 1, end + 1, 0 };
+  tin t = { line, end, line, end + 1, end + 1, 0, 0 };
   t.p = line + 4; /* "path" */
   pa->id = tin_u64 (&t);
   pa->count = tin_u64 (&t);
@@ -249,7 +317,7 @@ parse_path (const char *line, const char *end, uint32_t nm, ppc_path *pa)
 static int
 path_id (const char *line, const char *end, uint64_t *id)
 {
-  tin t = { line + 4, end, line, end + 1, end + 1, 0 };
+  tin t = { line + 4, end, line, end + 1, end + 1, 0, 0 };
   if (end - line < 6 || memcmp (line, "path ", 5) != 0)
     return -1;
   *id = tin_u64 (&t);
@@ -345,24 +413,23 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
       || memcmp (old, head, sizeof head - 1) != 0 || now->nnodes == 0
       || now->nmetrics > PPC_MAX_METRICS)
     return 1;
-  unsigned long nlines = 0;
-  size_t last = 0;
-  for (const char *nl = old, *e = old + len;
-       (nl = memchr (nl, '\n', (size_t) (e - nl))) != NULL; nl++)
-    {
-      nlines++;
-      if (nl + 1 < e)
-        last = (size_t) (nl + 1 - old);
-    }
-  const char *why;
-  if (nlines < 2 || ppc_check_seal (old, len, last, nlines - 1, 4, &why))
+  /* The end line's start; its count and checksum are checked once the
+     lines before it have been counted on the way (a pass of its own to
+     count them was 4% of the merge).  */
+  size_t last = len - 1;
+  while (last > 0 && old[last - 1] != '\n')
+    last--;
+  if (last < sizeof head - 1)
     return 1;
+  /* Bounds for the counts the file gives: a record is at least 16
+     bytes, so no count is an allocation the file cannot back.  */
+  const uint64_t max_records = len / 16;
 
   struct merge_state s;
   memset (&s, 0, sizeof s);
   uint32_t nnew_fns = 0;
   int rc = 1;
-  tin t = { NULL, NULL, NULL, old + sizeof head - 1, old + last, 0 };
+  tin t = { NULL, NULL, NULL, old + sizeof head - 1, old + last, 0, 1 };
   ppc_out o = { { NULL, 0, 0, 0 }, 0 };
 
   /* runs, kind, metrics: NOW's metric list must be OLD's.  */
@@ -402,7 +469,7 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
   uint64_t nf = tin_u64 (&t);
   /* Counts no larger than the file's lines (as ppc_decode bounds them):
      a count is never an allocation the file cannot back.  */
-  if (t.bad || nf >= UINT32_MAX || nf > nlines)
+  if (t.bad || nf >= UINT32_MAX || nf > max_records)
     goto done;
   size_t fcap = 64;
   while (fcap < 2 * (nf + now->nfns))
@@ -522,7 +589,7 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
   if (tin_line (&t, "nodes", 5) < 0)
     goto done;
   uint64_t nn = tin_u64 (&t);
-  if (t.bad || nn == 0 || nn > nlines || nn + now->nnodes >= UINT32_MAX)
+  if (t.bad || nn == 0 || nn > max_records || nn + now->nnodes >= UINT32_MAX)
     goto done;
   size_t ncap = 64;
   while (ncap < 2 * (nn + now->nnodes))
@@ -549,12 +616,18 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
       d->line = t.line;
       d->parent = tin_index (&t);
       d->fn = tin_index (&t);
-      d->site = tin_str (&t, &d->site_n);
+      /* " \"SITE\"", without escapes (else declined).  */
+      if (t.bad || t.e - t.p < 3 || t.p[0] != ' ' || t.p[1] != '"')
+        goto done;
+      d->site = t.p + 1;
+      const char *q = quote_or_backslash (t.p + 2, t.e);
+      if (q == t.e || *q != '"')
+        goto done;
+      d->site_n = (size_t) (q + 1 - d->site);
+      t.p = q + 1;
       d->key_end = t.p;
-      if (t.bad
-          || (i == 0 ? d->parent != UINT32_MAX || d->fn != PPC_NO_FN
-                     : d->parent >= i || d->fn >= nf)
-          || memchr (d->site, '\\', d->site_n))
+      if (i == 0 ? d->parent != UINT32_MAX || d->fn != PPC_NO_FN
+                 : d->parent >= i || d->fn >= nf)
         goto done;
       d->from = UINT32_MAX;
       d->paths = t.next;
@@ -587,7 +660,9 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
       nobj = tin_u64 (&t);
       tin_skip (&t, nobj);
     }
-  if (t.bad || t.next != t.stop)
+  const char *why;
+  if (t.bad || t.next != t.stop
+      || ppc_check_seal (old, len, last, t.lines, 4, &why))
     goto done;
 
   uint32_t nadded = 0;
@@ -601,10 +676,8 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
       uint32_t parent = s.nodemap[src->parent], fn = s.fnmap[src->fn];
       const char *site = src->site ? src->site : "";
       size_t sn = strlen (site);
-      for (size_t c = 0; c < sn; c++)
-        if ((unsigned char) site[c] - 0x20u >= 0x5fu || site[c] == '"'
-            || site[c] == '\\')
-          goto done; /* it would be escaped */
+      if (!plain (site, sn))
+        goto done; /* it would be escaped */
       size_t j = ntab_find (&s.tab, s.keys, parent, fn, site, sn);
       uint32_t k = s.tab.slot[j];
       if (!k)
@@ -690,7 +763,7 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
       {
         const char *le = memchr (d->key_end, '\n',
                                  (size_t) (d->paths - d->key_end));
-        tin u = { d->key_end, le, d->line, d->paths, d->paths, 0 };
+        tin u = { d->key_end, le, d->line, d->paths, d->paths, 0, 0 };
         calls = tin_u64 (&u);
         recursive = tin_u64 (&u);
         npaths = tin_u64 (&u);
@@ -819,7 +892,7 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
     for (uint64_t x = 0; x < nobj; x++)
       {
         const char *le = memchr (ol, '\n', (size_t) (t.stop - ol));
-        tin u = { ol + 6, le, ol, le + 1, le + 1, 0 };
+        tin u = { ol + 6, le, ol, le + 1, le + 1, 0, 0 };
         size_t n;
         const char *name = memcmp (ol, "object ", 7) ? NULL : tin_str (&u, &n);
         if (!name)
@@ -848,7 +921,7 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
     for (uint64_t x = 0; x < nobj; x++)
       {
         const char *le = memchr (ol, '\n', (size_t) (t.stop - ol));
-        tin u = { ol + 6, le, ol, le + 1, le + 1, 0 };
+        tin u = { ol + 6, le, ol, le + 1, le + 1, 0, 0 };
         size_t n = 0;
         const char *name = tin_str (&u, &n);
         const ppc_object *mine = NULL;
