@@ -176,8 +176,17 @@ quote_or_backslash (const char *q, const char *e)
   while (e - q >= 8)
     {
       uint64_t w = load8 (q);
-      if (has_zero (w ^ (ONES * '"')) | has_zero (w ^ (ONES * '\\')))
-        break;
+      uint64_t m = has_zero (w ^ (ONES * '"')) | has_zero (w ^ (ONES * '\\'));
+      if (m)
+        {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+          /* The lowest flag is the first such byte's (the false ones
+             are only above a true one).  */
+          return q + (__builtin_ctzll (m) >> 3);
+#else
+          break;
+#endif
+        }
       q += 8;
     }
   while (q < e && *q != '"' && *q != '\\')
@@ -191,15 +200,20 @@ static inline int
 plain (const char *s, size_t n)
 {
   size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    {
-      uint64_t w = load8 (s + i);
-      /* below 0x20, 0x80 and up, 0x7f, '"', '\\' */
-      if (((w - ONES * 0x20) & ~w & HIGHS) | (w & HIGHS)
-          | has_zero (w ^ (ONES * 0x7f)) | has_zero (w ^ (ONES * '"'))
-          | has_zero (w ^ (ONES * '\\')))
-        break;
-    }
+  if (n >= 8)
+    for (;; i += 8)
+      {
+        if (i + 8 > n)
+          i = n - 8; /* the last word overlaps the one before */
+        uint64_t w = load8 (s + i);
+        /* below 0x20, 0x80 and up, 0x7f, '"', '\\' */
+        if (((w - ONES * 0x20) & ~w & HIGHS) | (w & HIGHS)
+            | has_zero (w ^ (ONES * 0x7f)) | has_zero (w ^ (ONES * '"'))
+            | has_zero (w ^ (ONES * '\\')))
+          break; /* its bytes one by one */
+        if (i + 8 == n)
+          return 1;
+      }
   for (; i < n; i++)
     if ((unsigned char) s[i] - 0x20u >= 0x5fu || s[i] == '"' || s[i] == '\\')
       return 0;
@@ -231,9 +245,13 @@ hash_bytes (uint64_t h, const char *s, size_t n)
     }
   if (i < n)
     {
-      /* The rest as one word, zero-filled.  */
+      /* The rest as one word: the last eight bytes, or zero-filled.  */
       uint64_t w = 0;
-      memcpy (&w, s + i, n - i);
+      if (n >= 8)
+        w = load8 (s + n - 8);
+      else
+        for (size_t k = 0; k < n; k++)
+          w = w << 8 | (unsigned char) s[k];
       h = (h ^ w) * 0x9e3779b97f4a7c15ull;
       h ^= h >> 32;
     }
@@ -285,7 +303,21 @@ struct ntab
   size_t mask;
 };
 
-static size_t
+/* Whether the N bytes at A and B are the same: a word at a time.  */
+static inline int
+same_bytes (const char *a, const char *b, size_t n)
+{
+  if (n < 8)
+    return memcmp (a, b, n) == 0;
+  size_t i = 0;
+  for (; i + 8 < n; i += 8)
+    if (load8 (a + i) != load8 (b + i))
+      return 0;
+  return load8 (a + n - 8) == load8 (b + n - 8);
+}
+
+/* A lookup per context, OLD's and NOW's: inline.  */
+static inline __attribute__ ((always_inline)) size_t
 ntab_find (const struct ntab *t, const struct nkey *keys, uint32_t parent,
            uint32_t fn, const char *site, size_t n)
 {
@@ -294,7 +326,7 @@ ntab_find (const struct ntab *t, const struct nkey *keys, uint32_t parent,
     {
       const struct nkey *k = &keys[t->slot[j] - 1];
       if (k->parent == parent && k->fn == fn && k->site_n == n
-          && memcmp (k->site, site, n) == 0)
+          && same_bytes (k->site, site, n))
         break;
     }
   return j;
@@ -318,7 +350,8 @@ static int
 path_id (const char *line, const char *end, uint64_t *id)
 {
   tin t = { line + 4, end, line, end + 1, end + 1, 0, 0 };
-  if (end - line < 6 || memcmp (line, "path ", 5) != 0)
+  if (end - line < 6 || line[0] != 'p' || line[1] != 'a' || line[2] != 't'
+      || line[3] != 'h' || line[4] != ' ')
     return -1;
   *id = tin_u64 (&t);
   return t.bad ? -1 : 0;
