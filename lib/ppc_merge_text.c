@@ -711,6 +711,24 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
       size_t sn = strlen (site);
       if (!plain (site, sn))
         goto done; /* it would be escaped */
+      /* The file's context after the last one's, first: NOW's contexts
+         mostly come in the file's order (a program run again builds
+         its tree in the same order: sqlite3, 11,959 of 12,032), and a
+         key met there is that context (OLD's keys are distinct).  */
+      uint32_t guess = s.nodemap[i - 1] + 1;
+      if (guess < nn)
+        {
+          const struct nkey *g = &s.keys[guess];
+          if (g->parent == parent && g->fn == fn && g->site_n == sn
+              && same_bytes (g->site, site, sn))
+            {
+              if (s.nodes[guess].from != UINT32_MAX)
+                goto done; /* two of NOW's in one context */
+              s.nodes[guess].from = i;
+              s.nodemap[i] = guess;
+              continue;
+            }
+        }
       size_t j = ntab_find (&s.tab, s.keys, parent, fn, site, sn);
       uint32_t k = s.tab.slot[j];
       if (!k)

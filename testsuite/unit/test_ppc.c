@@ -511,6 +511,33 @@ test_merge_text (void)
       char *image, *fast = NULL, *slow;
       size_t len, fast_len = 0, slow_len;
       CU_ASSERT_EQUAL_FATAL (ppc_encode (&old, &image, &len), 0);
+      if (text_rng (4) == 0)
+        {
+          /* A run of the same tree (its contexts in the file's order),
+             with maybe a context or two the file lacks among them.  */
+          const char *why;
+          ppc_free (&now);
+          CU_ASSERT_EQUAL_FATAL (ppc_decode (image, len, &now, &why), 0);
+          for (uint32_t i = 0; i < now.nnodes; i++)
+            {
+              free (now.nodes[i].leaves);
+              now.nodes[i].leaves = NULL;
+              now.nodes[i].nleaves = 0;
+              now.nodes[i].calls += i;
+            }
+          now.runs = 1;
+          for (uint64_t k = text_rng (3); k > 0 && now.nfns; k--)
+            {
+              uint32_t parent = (uint32_t) text_rng (now.nnodes);
+              uint32_t fn = (uint32_t) text_rng (now.nfns);
+              int dup = 0;
+              for (uint32_t i = 1; i < now.nnodes; i++)
+                dup |= now.nodes[i].parent == parent && now.nodes[i].fn == fn
+                       && !strcmp (now.nodes[i].site, "new+0x99");
+              if (!dup)
+                add_node (&now, parent, fn, "new+0x99", 1, 0, 2);
+            }
+        }
       int rc = ppc_merge_text (image, len, &now, &fast, &fast_len);
       CU_ASSERT (rc == 0 || rc == 1);
       ppc_profile merged;
