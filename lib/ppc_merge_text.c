@@ -332,29 +332,45 @@ ntab_find (const struct ntab *t, const struct nkey *keys, uint32_t parent,
   return j;
 }
 
-/* An old path line's fields, for a sum.  */
-static int
-parse_path (const char *line, const char *end, uint32_t nm, ppc_path *pa)
+/* The path line at LINE ("path ID COUNT METRIC_1 .. METRIC_NM", as the
+   writer writes it) into *PA: its '\n', or NULL when it is not one.
+   The line ends in '\n' within OLD, where the digits stop.  */
+static inline const char *
+path_fields (const char *line, uint32_t nm, ppc_path *pa)
 {
-  tin t = { line, end, line, end + 1, end + 1, 0, 0 };
-  t.p = line + 4; /* "path" */
-  pa->id = tin_u64 (&t);
-  pa->count = tin_u64 (&t);
+  if (line[0] != 'p' || line[1] != 'a' || line[2] != 't' || line[3] != 'h')
+    return NULL;
+  const char *p = line + 4;
+  uint64_t *field[2 + PPC_MAX_METRICS];
+  field[0] = &pa->id;
+  field[1] = &pa->count;
   for (uint32_t m = 0; m < nm; m++)
-    pa->metric[m] = tin_u64 (&t);
-  return t.bad || t.p != t.e ? -1 : 0;
-}
-
-/* The id of the path line at LINE (ending at END).  */
-static int
-path_id (const char *line, const char *end, uint64_t *id)
-{
-  tin t = { line + 4, end, line, end + 1, end + 1, 0, 0 };
-  if (end - line < 6 || line[0] != 'p' || line[1] != 'a' || line[2] != 't'
-      || line[3] != 'h' || line[4] != ' ')
-    return -1;
-  *id = tin_u64 (&t);
-  return t.bad ? -1 : 0;
+    field[2 + m] = &pa->metric[m];
+  for (uint32_t f = 0; f < 2 + nm; f++)
+    {
+      if (*p != ' ')
+        return NULL;
+      const char *d = ++p;
+      uint64_t v = 0;
+      while ((unsigned) (*p - '0') <= 9)
+        v = v * 10 + (unsigned) (*p++ - '0');
+      if (p == d)
+        return NULL;
+      if (p - d >= 20)
+        {
+          /* 2^64-1 has 20 digits: again, with the overflow test.  */
+          v = 0;
+          for (const char *q = d; q < p; q++)
+            {
+              unsigned c = (unsigned) (*q - '0');
+              if (v > (UINT64_MAX - c) / 10)
+                return NULL;
+              v = v * 10 + c;
+            }
+        }
+      *field[f] = v;
+    }
+  return *p == '\n' ? p : NULL;
 }
 
 struct merge_state
@@ -812,15 +828,14 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
       /* Its counts, after the key; as many paths as path lines.  */
       uint64_t calls, recursive, npaths, excl[PPC_MAX_METRICS];
       {
-        const char *le = memchr (d->key_end, '\n',
-                                 (size_t) (d->paths - d->key_end));
+        const char *le = d->paths - 1; /* the node line's '\n' */
         tin u = { d->key_end, le, d->line, d->paths, d->paths, 0, 0 };
         calls = tin_u64 (&u);
         recursive = tin_u64 (&u);
         npaths = tin_u64 (&u);
         for (uint32_t m = 0; m < nm; m++)
           excl[m] = tin_u64 (&u);
-        if (!le || u.bad || u.p != u.e || d->npath_lines != npaths)
+        if (u.bad || u.p != u.e || d->npath_lines != npaths)
           {
             free (lines);
             free (merged);
@@ -836,7 +851,7 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
           free (lines);
           merged_cap = need * 2;
           merged = malloc (merged_cap * sizeof *merged);
-          lines = malloc (merged_cap * sizeof *lines);
+          lines = malloc (2 * merged_cap * sizeof *lines);
           if (!merged || !lines)
             {
               free (merged);
@@ -845,43 +860,43 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
               goto done;
             }
         }
+      /* LINES[2k], LINES[2k + 1]: the line's start and '\n'.  */
       size_t k = 0;
       uint64_t a = 0, b = 0, last_id = 0;
       const char *l = d->paths;
+      ppc_path pa;
       while (a < npaths || b < src->npaths)
         {
-          uint64_t id = 0;
           const char *le = NULL;
           if (a < npaths)
             {
-              le = memchr (l, '\n', (size_t) (d->leaves - l));
-              if (!le || path_id (l, le, &id) < 0 || (a && id <= last_id))
+              /* Each of OLD's path lines read once, whole.  */
+              le = path_fields (l, nm, &pa);
+              if (!le || (a && pa.id <= last_id))
                 break;
             }
           if (a < npaths
-              && (b == src->npaths || id < src->paths[b].id))
+              && (b == src->npaths || pa.id < src->paths[b].id))
             {
-              lines[k++] = l;
-              last_id = id;
+              lines[2 * k] = l;
+              lines[2 * k++ + 1] = le;
+              last_id = pa.id;
               l = le + 1, a++;
             }
-          else if (a == npaths || src->paths[b].id < id)
+          else if (a == npaths || src->paths[b].id < pa.id)
             {
-              lines[k] = NULL;
+              lines[2 * k] = NULL;
               merged[k++] = src->paths[b++];
             }
           else
             {
-              ppc_path pa;
-              if (parse_path (l, le, nm, &pa) < 0)
-                break;
               const ppc_path *q = &src->paths[b++];
               pa.count = pp_add_sat (pa.count, q->count);
               for (uint32_t m = 0; m < nm; m++)
                 pa.metric[m] = pp_add_sat (pa.metric[m], q->metric[m]);
-              lines[k] = NULL;
+              lines[2 * k] = NULL;
               merged[k++] = pa;
-              last_id = id;
+              last_id = pa.id;
               l = le + 1, a++;
             }
         }
@@ -900,15 +915,24 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
         ppc_put_u64 (&o, pp_add_sat (excl[m], src->excl[m]));
       ppc_put_eol (&o);
       for (size_t x = 0; x < k; x++)
-        if (lines[x])
+        if (lines[2 * x])
           {
-            const char *le = memchr (lines[x], '\n',
-                                     (size_t) (d->leaves - lines[x]));
-            ppc_put (&o, lines[x], (size_t) (le + 1 - lines[x]));
+            ppc_put (&o, lines[2 * x],
+                     (size_t) (lines[2 * x + 1] + 1 - lines[2 * x]));
             o.lines++;
           }
         else
-          ppc_put_path (&o, &merged[x], nm);
+          {
+            /* ppc_put_path's, without its calls for the keyword and the
+               end of line */
+            ppc_put (&o, "path", 4);
+            ppc_put_u64 (&o, merged[x].id);
+            ppc_put_u64 (&o, merged[x].count);
+            for (uint32_t m = 0; m < nm; m++)
+              ppc_put_u64 (&o, merged[x].metric[m]);
+            ppc_put (&o, "\n", 1);
+            o.lines++;
+          }
       if (d->end > d->leaves)
         {
           ppc_put (&o, d->leaves, (size_t) (d->end - d->leaves));
