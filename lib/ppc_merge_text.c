@@ -413,6 +413,47 @@ path_fields (const char *line, uint32_t nm, ppc_path *pa)
   return *p == '\n' ? p : NULL;
 }
 
+/* A copy of the N bytes at S, NUL-terminated.  */
+static char *
+dup_n (const char *s, size_t n)
+{
+  char *d = malloc (n + 1);
+  if (d)
+    {
+      memcpy (d, s, n);
+      d[n] = '\0';
+    }
+  return d;
+}
+
+/* A string as the file has it between its quotes (escaped): the
+   string itself when it needs no escape, else a copy (OWNED).  */
+struct esc
+{
+  const char *s;
+  size_t n;
+  char *owned;
+};
+
+/* S escaped as the file writes it, into *E: 0, or -1 when out of
+   memory.  */
+static int
+escape (ppc_out *scratch, const char *s, struct esc *e)
+{
+  e->owned = NULL;
+  e->n = strlen (s);
+  e->s = s;
+  if (plain (s, e->n))
+    return 0;
+  const char *q = quoted (scratch, s, &e->n);
+  if (!q)
+    return -1;
+  e->n -= 2;
+  e->owned = dup_n (q + 1, e->n);
+  e->s = e->owned;
+  return e->owned ? 0 : -1;
+}
+
 struct merge_state
 {
   struct ofn *fns;
@@ -423,7 +464,7 @@ struct merge_state
   ppc_metric metrics[PPC_MAX_METRICS];
   uint32_t nmetrics;
   ppc_out scratch;
-  char **quoted_fns; /* NOW's new functions' names and sources, quoted */
+  struct esc *quoted_fns; /* NOW's new functions' names and sources */
 };
 
 static void
@@ -441,21 +482,8 @@ state_free (struct merge_state *s, uint32_t nnew_fns)
   free (s->scratch.b.buf);
   if (s->quoted_fns)
     for (uint32_t i = 0; i < 2 * nnew_fns; i++)
-      free (s->quoted_fns[i]);
+      free (s->quoted_fns[i].owned);
   free (s->quoted_fns);
-}
-
-/* A copy of the N bytes at S, NUL-terminated.  */
-static char *
-dup_n (const char *s, size_t n)
-{
-  char *d = malloc (n + 1);
-  if (d)
-    {
-      memcpy (d, s, n);
-      d[n] = '\0';
-    }
-  return d;
 }
 
 /* A metric line's fields without escapes (else declined): 0 or 1.  */
@@ -589,8 +617,11 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
       g->src = tin_str (&t, &g->src_n);
       if (t.bad)
         break;
-      size_t j = (size_t) hash_bytes (hash_bytes (0, g->name, g->name_n),
-                                      g->src, g->src_n) & (fcap - 1);
+      /* Keyed by the bytes between the quotes, as NOW's are.  */
+      size_t j = (size_t) hash_bytes (hash_bytes (0, g->name + 1,
+                                                  g->name_n - 2),
+                                      g->src + 1, g->src_n - 2)
+                 & (fcap - 1);
       for (; ftab[j]; j = (j + 1) & (fcap - 1))
         {
           struct ofn *h = &s.fns[ftab[j] - 1];
@@ -608,32 +639,40 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
   for (uint32_t f = 0; f < now->nfns && !t.bad; f++)
     {
       const ppc_fn *src = &now->fns[f];
-      size_t nn, sn;
-      const char *qn = quoted (&s.scratch, src->name, &nn);
-      char *name = qn ? dup_n (qn, nn) : NULL;
-      const char *qs = quoted (&s.scratch, src->source, &sn);
-      char *source = qs ? dup_n (qs, sn) : NULL;
-      if (!name || !source)
+      /* Escaped only when it needs it (a copy each cost sqlite3's exit
+         2,258 allocations).  */
+      struct esc name, source;
+      if (escape (&s.scratch, src->name, &name) < 0
+          || escape (&s.scratch, src->source, &source) < 0)
         {
-          free (name);
-          free (source);
+          free (name.owned);
           t.bad = 1;
           rc = -1;
           break;
         }
-      size_t j = (size_t) hash_bytes (hash_bytes (0, name, nn), source, sn)
+      size_t j = (size_t) hash_bytes (hash_bytes (0, name.s, name.n),
+                                      source.s, source.n)
                  & (fcap - 1);
       uint32_t g = UINT32_MAX;
       for (; ftab[j]; j = (j + 1) & (fcap - 1))
         {
           uint32_t h = ftab[j] - 1;
-          const char *hn = h < nf ? s.fns[h].name : s.quoted_fns[2 * (h - nf)];
-          const char *hs = h < nf ? s.fns[h].src
-                                  : s.quoted_fns[2 * (h - nf) + 1];
-          size_t hnn = h < nf ? s.fns[h].name_n : strlen (hn);
-          size_t hsn = h < nf ? s.fns[h].src_n : strlen (hs);
-          if (hnn == nn && hsn == sn && !memcmp (hn, name, nn)
-              && !memcmp (hs, source, sn))
+          struct esc hn, hs;
+          if (h < nf)
+            {
+              hn = (struct esc){ s.fns[h].name + 1, s.fns[h].name_n - 2,
+                                 NULL };
+              hs = (struct esc){ s.fns[h].src + 1, s.fns[h].src_n - 2,
+                                 NULL };
+            }
+          else
+            {
+              hn = s.quoted_fns[2 * (h - nf)];
+              hs = s.quoted_fns[2 * (h - nf) + 1];
+            }
+          if (hn.n == name.n && hs.n == source.n
+              && !memcmp (hn.s, name.s, name.n)
+              && !memcmp (hs.s, source.s, source.n))
             {
               g = h;
               break;
@@ -643,8 +682,8 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
           || (g < nf && (s.fns[g].versions > 1 || s.fns[g].checksum
                          != src->checksum || (s.fns[g].flags & PP_FN_OLDER))))
         {
-          free (name);
-          free (source);
+          free (name.owned);
+          free (source.owned);
           t.bad = 1;
           break;
         }
@@ -659,8 +698,8 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
         }
       else
         {
-          free (name);
-          free (source);
+          free (name.owned);
+          free (source.owned);
           if (g >= nf)
             {
               t.bad = 1;
