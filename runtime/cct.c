@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "cct.h"
 #include "mode.h"
+#include "next_nonzero.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -998,16 +999,20 @@ inlined_counts (int take)
         uint64_t *a = PP_FN_EXT (fn, inlined);
         if (!a || !(fn->flags & PP_FN_CCT))
           continue;
-        uint64_t n = fn->num_paths + 1, *seen = a + n, paths = 0;
+        uint64_t np = fn->num_paths, *seen = a + np + 1, paths = 0;
         struct cct_rec *r = NULL;
-        for (uint64_t k = 0; k < n; k++)
+        /* The paths that ever ran (the counts only grow: a zero is a path
+           with nothing new, skipped sixteen at a time), then the calls
+           (K == NP).  */
+        for (uint64_t k = pprt_next_nonzero (a, 0, np); k <= np;
+             k = k < np ? pprt_next_nonzero (a, k + 1, np) : np + 1)
           {
             uint64_t v = atomic_load_explicit ((_Atomic uint64_t *) &a[k],
                                                memory_order_relaxed);
             uint64_t d = v - seen[k];
             seen[k] = v;
             /* Bodies without loops count no calls: one path per call.  */
-            if (k < fn->num_paths)
+            if (k < np)
               paths += d;
             else if (fn->flags & PP_FN_FLAT_CALLS_FROM_PATHS)
               d = paths;
