@@ -243,9 +243,18 @@ put_num (ppc_out *o, uint64_t v)
       ppc_put_u64 (o, v);
       return;
     }
-  size_t n = 1;
-  for (uint64_t t = v; t >= 10; t /= 10)
-    n++;
+  static const uint64_t pow10[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+    10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+    100000000000ull, 1000000000000ull, 10000000000000ull,
+    100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+    100000000000000000ull, 1000000000000000000ull,
+    10000000000000000000ull
+  };
+  /* Its digits: about log10 from its bits (1233 / 4096 is just over
+     log10 2), then one compare.  */
+  unsigned t = ((64u - (unsigned) __builtin_clzll (v | 1)) * 1233u) >> 12;
+  size_t n = t + (v >= pow10[t]) + (v == 0);
   unsigned char *d = o->b.buf + o->b.len, *q = d + 1 + n;
   d[0] = ' ';
   for (; v >= 100; v /= 100)
@@ -964,8 +973,13 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
             }
           else if (a == npaths || src->paths[b].id < pa.id)
             {
+              const ppc_path *q = &src->paths[b++];
               lines[2 * k] = NULL;
-              merged[k++] = src->paths[b++];
+              merged[k].id = q->id;
+              merged[k].count = q->count;
+              for (uint32_t m = 0; m < nm; m++)
+                merged[k].metric[m] = q->metric[m];
+              k++;
             }
           else
             {
@@ -974,7 +988,11 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
               for (uint32_t m = 0; m < nm; m++)
                 pa.metric[m] = pp_add_sat (pa.metric[m], q->metric[m]);
               lines[2 * k] = NULL;
-              merged[k++] = pa;
+              merged[k].id = pa.id;
+              merged[k].count = pa.count;
+              for (uint32_t m = 0; m < nm; m++)
+                merged[k].metric[m] = pa.metric[m];
+              k++;
               last_id = pa.id;
               l = le + 1, a++;
             }
