@@ -161,6 +161,17 @@ load8 (const char *s)
   return w;
 }
 
+/* The N bytes at S (4 <= N <= 8) as one word: the first four and the
+   last four (overlapping when N < 8).  */
+static inline uint64_t
+load4x2 (const char *s, size_t n)
+{
+  uint32_t a, b;
+  memcpy (&a, s, 4);
+  memcpy (&b, s + n - 4, 4);
+  return (uint64_t) a | (uint64_t) b << 32;
+}
+
 /* Nonzero when a byte of W is 0 (and maybe falsely for the bytes above
    one that is: callers look at the bytes then).  */
 static inline uint64_t
@@ -200,18 +211,27 @@ static inline int
 plain (const char *s, size_t n)
 {
   size_t i = 0;
-  if (n >= 8)
+  if (n >= 4)
     for (;; i += 8)
       {
-        if (i + 8 > n)
-          i = n - 8; /* the last word overlaps the one before */
-        uint64_t w = load8 (s + i);
+        uint64_t w;
+        if (n < 8)
+          w = load4x2 (s, n); /* "inlined" */
+        else
+          {
+            if (i + 8 > n)
+              i = n - 8; /* the last word overlaps the one before */
+            w = load8 (s + i);
+          }
         /* below 0x20, 0x80 and up, 0x7f, '"', '\\' */
         if (((w - ONES * 0x20) & ~w & HIGHS) | (w & HIGHS)
             | has_zero (w ^ (ONES * 0x7f)) | has_zero (w ^ (ONES * '"'))
             | has_zero (w ^ (ONES * '\\')))
-          break; /* its bytes one by one */
-        if (i + 8 == n)
+          {
+            i = 0; /* its bytes one by one */
+            break;
+          }
+        if (n < 8 || i + 8 == n)
           return 1;
       }
   for (; i < n; i++)
@@ -243,18 +263,9 @@ put_num (ppc_out *o, uint64_t v)
       ppc_put_u64 (o, v);
       return;
     }
-  static const uint64_t pow10[20] = {
-    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-    10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-    100000000000ull, 1000000000000ull, 10000000000000ull,
-    100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-    100000000000000000ull, 1000000000000000000ull,
-    10000000000000000000ull
-  };
-  /* Its digits: about log10 from its bits (1233 / 4096 is just over
-     log10 2), then one compare.  */
-  unsigned t = ((64u - (unsigned) __builtin_clzll (v | 1)) * 1233u) >> 12;
-  size_t n = t + (v >= pow10[t]) + (v == 0);
+  size_t n = 1;
+  for (uint64_t t = v; t >= 10; t /= 10)
+    n++;
   unsigned char *d = o->b.buf + o->b.len, *q = d + 1 + n;
   d[0] = ' ';
   for (; v >= 100; v /= 100)
@@ -298,6 +309,8 @@ hash_bytes (uint64_t h, const char *s, size_t n)
       uint64_t w = 0;
       if (n >= 8)
         w = load8 (s + n - 8);
+      else if (n >= 4)
+        w = load4x2 (s, n);
       else
         for (size_t k = 0; k < n; k++)
           w = w << 8 | (unsigned char) s[k];

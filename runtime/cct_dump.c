@@ -543,7 +543,10 @@ node_of (struct builder *b, uint32_t parent, uint32_t fn, const char *site)
   b->want_parent = parent;
   b->want_fn = fn;
   b->want_site = site;
-  uint64_t h = mix (mix (mix (0, parent), fn), (uintptr_t) site);
+  /* One multiply per field: the map's home slot folds the halves.  */
+  uint64_t h = ((uint64_t) parent * 0x9e3779b97f4a7c15ull)
+               ^ ((uint64_t) fn * 0xc2b2ae3d27d4eb4full)
+               ^ ((uint64_t) (uintptr_t) site * 0x165667b19e3779f9ull);
   return imap_get (&b->by_node, h, node_eq, node_add, b);
 }
 
@@ -672,8 +675,8 @@ finish (struct builder *b)
             for (uint32_t m = 0; m < PPC_MAX_METRICS; m++)
               to->metric[m] = pp_add_sat (to->metric[m], n->paths[j].metric[m]);
           }
-        else
-          n->paths[k++] = n->paths[j];
+        else if (k++ != j)
+          n->paths[k - 1] = n->paths[j];
       n->npaths = k;
     }
   char *keep = calloc (p->nnodes ? p->nnodes : 1, 1);
@@ -699,7 +702,8 @@ finish (struct builder *b)
     if (keep[i])
       {
         to[i] = k;
-        p->nodes[k] = p->nodes[i];
+        if (k != i)
+          p->nodes[k] = p->nodes[i];
         if (k)
           p->nodes[k].parent = to[p->nodes[k].parent];
         k++;

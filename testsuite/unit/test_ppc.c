@@ -605,8 +605,9 @@ test_merge_text_declines (void)
   static const char *const escaped[] = { "longer-name\x01.so+0x10",
                                          "longer-name.so+0x1\"",
                                          "longer-name.so\x7f",
-                                         "longer-name.so+\xc3\xa9" };
-  for (int k = 0; k < 4; k++)
+                                         "longer-name.so+\xc3\xa9",
+                                         "in\\ned", "inline\n", "a\"c" };
+  for (int k = 0; k < 7; k++)
     {
       char *was = b.nodes[2].site;
       b.nodes[2].site = (char *) escaped[k];
