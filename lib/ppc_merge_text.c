@@ -383,7 +383,10 @@ static inline __attribute__ ((always_inline)) size_t
 ntab_find (const struct ntab *t, const struct nkey *keys, uint32_t parent,
            uint32_t fn, const char *site, size_t n)
 {
-  size_t j = (size_t) mix3 (parent, fn, hash_bytes (0, site, n)) & t->mask;
+  /* A site's last eight bytes tell it from its siblings' (the offset's
+     digits in "<object>+0x<offset>"): the rest is compared, not hashed.  */
+  uint64_t w = n >= 8 ? load8 (site + n - 8) : hash_bytes (0, site, n);
+  size_t j = (size_t) mix3 (parent, fn, w ^ n) & t->mask;
   for (; t->slot[j]; j = (j + 1) & t->mask)
     {
       const struct nkey *k = &keys[t->slot[j] - 1];
