@@ -139,13 +139,24 @@ ppd_key_of (const ppd_fn *fn, int by_unit)
   return k;
 }
 
+/* Eight bytes a step, the rest one at a time (FNV's multiply per byte
+   was a tenth of a merge into an unchanged file: 2,700 names).  For the
+   indices' lookups only: never written.  */
 static uint64_t
 ppd_hash_bytes (uint64_t h, const void *p, size_t n)
 {
   const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++)
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    {
+      uint64_t w;
+      memcpy (&w, b + i, 8);
+      h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+      h ^= h >> 32;
+    }
+  for (; i < n; i++)
     h = (h ^ b[i]) * 1099511628211ull;
-  return h;
+  return h ^ (h >> 29);
 }
 
 static uint64_t
@@ -545,8 +556,8 @@ ppd_store64 (unsigned char *p, uint64_t v)
 static void
 ppd_patch_u64 (ppd_out *o, size_t at, uint64_t v)
 {
-  for (int b = 0; b < 8 && !o->oom; b++)
-    o->buf[at + b] = (unsigned char) (v >> (8 * b));
+  if (!o->oom)
+    ppd_store64 (o->buf + at, v);
 }
 
 /* N bytes at DATA onto O, inline while O has room (ppd_merge_encoded

@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "cct.h"
 #include "mode.h"
+#include "next_nonzero.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -998,16 +999,20 @@ inlined_counts (int take)
         uint64_t *a = PP_FN_EXT (fn, inlined);
         if (!a || !(fn->flags & PP_FN_CCT))
           continue;
-        uint64_t n = fn->num_paths + 1, *seen = a + n, paths = 0;
+        uint64_t np = fn->num_paths, *seen = a + np + 1, paths = 0;
         struct cct_rec *r = NULL;
-        for (uint64_t k = 0; k < n; k++)
+        /* The paths that ever ran (the counts only grow: a zero is a path
+           with nothing new, skipped sixteen at a time), then the calls
+           (K == NP).  */
+        for (uint64_t k = pprt_next_nonzero (a, 0, np); k <= np;
+             k = k < np ? pprt_next_nonzero (a, k + 1, np) : np + 1)
           {
             uint64_t v = atomic_load_explicit ((_Atomic uint64_t *) &a[k],
                                                memory_order_relaxed);
             uint64_t d = v - seen[k];
             seen[k] = v;
             /* Bodies without loops count no calls: one path per call.  */
-            if (k < fn->num_paths)
+            if (k < np)
               paths += d;
             else if (fn->flags & PP_FN_FLAT_CALLS_FROM_PATHS)
               d = paths;
@@ -1051,16 +1056,40 @@ cct_zero (void)
     zero_tree (t->root);
 }
 
+/* After a write: what it wrote zeroed, as cct_zero does, but of the
+   slots of records without metric accumulators only the counters D
+   lists (the rest were zero when written).  The inlined bodies' arrays
+   are not read again: inlined_counts (1) has just taken them, and what
+   other threads add meanwhile is for the next dump.  */
+static void
+zero_written (const struct cct_dumped *d)
+{
+  for (struct cct_thread *t = atomic_load (&threads); t; t = t->next)
+    for (struct cct_rec *r = t->root; r; r = cct_next (r, t->root))
+      {
+        r->calls = r->recursive = r->back_calls = 0;
+        memset (r->excl, 0, sizeof r->excl);
+        if (r->nslots != r->npaths || !(r->fn && (r->fn->flags & PP_FN_CCT)))
+          memset (r->slots, 0, r->nslots * sizeof *r->slots);
+        if (r->fn && !(r->fn->flags & PP_FN_CCT) && r->acc_lo)
+          memset (r->acc_lo, 0, (size_t) (r->acc_hi - r->acc_lo) * 8);
+      }
+  for (size_t i = 0; i < d->n; i++)
+    *d->slot[i] = 0;
+}
+
 /* Under the core's dump lock.  */
 static void
 cct_dump (struct __pp_db_session *db)
 {
+  struct cct_dumped dumped = { NULL, 0, 0, 1 };
   struct cct_dump_in in = {
     .threads = atomic_load (&threads),
     .units = atomic_load (&units),
     .cct = program_cct,
     .run_counted = run_counted,
     .db = db,
+    .dumped = &dumped,
   };
   if (!in.units)
     return;
@@ -1069,8 +1098,12 @@ cct_dump (struct __pp_db_session *db)
   if (__pp_cct_write (&in) == 0)
     {
       run_counted = 1;
-      cct_zero ();
+      if (dumped.complete)
+        zero_written (&dumped);
+      else
+        cct_zero ();
     }
+  free (dumped.slot);
 }
 
 /* fork: the child is its forking thread only; it counts from zero (like

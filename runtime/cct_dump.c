@@ -51,6 +51,14 @@ struct imap
   size_t cap, n;
 };
 
+/* The home slot of hash H: its high half folded in (mix's low bits come
+   from few of a pointer's, which are mostly alike: long probe runs).  */
+static inline size_t
+imap_home (uint64_t h, size_t cap)
+{
+  return (size_t) (h ^ (h >> 32)) & (cap - 1);
+}
+
 static int
 imap_grow (struct imap *m)
 {
@@ -66,7 +74,7 @@ imap_grow (struct imap *m)
   for (size_t i = 0; i < m->cap; i++)
     if (m->slot[i])
       {
-        size_t j = m->hash[i] & (cap - 1);
+        size_t j = imap_home (m->hash[i], cap);
         while (slot[j])
           j = (j + 1) & (cap - 1);
         slot[j] = m->slot[i];
@@ -80,13 +88,37 @@ imap_grow (struct imap *m)
   return 0;
 }
 
+/* Room for N elements without growing (an empty map): 0, or -1 when out
+   of memory.  Growing a map of sqlite3's 12,000 contexts from 256 slots
+   by doubling cost 1.7 M instructions, rehashing and clearing.  */
+static int
+imap_reserve (struct imap *m, size_t n)
+{
+  size_t cap = 256;
+  while (cap < 2 * (n + 1))
+    cap *= 2;
+  m->slot = calloc (cap, sizeof *m->slot);
+  m->hash = calloc (cap, sizeof *m->hash);
+  if (!m->slot || !m->hash)
+    {
+      free (m->slot);
+      free (m->hash);
+      m->slot = NULL;
+      m->hash = NULL;
+      return -1;
+    }
+  m->cap = cap;
+  return 0;
+}
+
 /* The slot for H: *FOUND gets index + 1 of an element with hash H that
-   EQ accepts, or 0 with the slot where to add one.  */
-static size_t
+   EQ accepts, or 0 with the slot where to add one.  Inline, as imap_get:
+   EQ and ADD become direct calls (a lookup per context).  */
+static inline __attribute__ ((always_inline)) size_t
 imap_find (struct imap *m, uint64_t h, int (*eq) (void *, uint32_t),
            void *ctx, uint32_t *found)
 {
-  size_t j = h & (m->cap - 1);
+  size_t j = imap_home (h, m->cap);
   for (; m->slot[j]; j = (j + 1) & (m->cap - 1))
     if (m->hash[j] == h && eq (ctx, m->slot[j] - 1))
       {
@@ -99,7 +131,7 @@ imap_find (struct imap *m, uint64_t h, int (*eq) (void *, uint32_t),
 
 /* Index of the element EQ accepts, else ADD's new one; -1 when out of
    memory.  */
-static int64_t
+static inline __attribute__ ((always_inline)) int64_t
 imap_get (struct imap *m, uint64_t h, int (*eq) (void *, uint32_t),
           int64_t (*add) (void *), void *ctx)
 {
@@ -141,18 +173,23 @@ struct builder
   } *descs;
   size_t ndescs, descs_cap;
   struct imap by_desc, by_name;
-  /* sites: by return address */
+  /* sites: by return address, and by key (one pointer per key) */
   struct site_ent
   {
     void *addr;
     char *key;
+    int owns; /* KEY is this entry's, not an earlier one's */
   } *sites;
   size_t nsites, sites_cap;
-  struct imap by_site;
+  struct imap by_site, by_key;
+  const char *want_key;
   struct pp_segments objs;
-  /* nodes: by (parent, fn, site); path lists grow as they are filled */
+  /* nodes: by (parent, fn, site); path lists grow as they are filled,
+     in the arena's chunks (path_room) */
   struct imap by_node;
   uint64_t *paths_cap;
+  struct path_chunk *chunks;
+  ppc_path *top, *end; /* the free room of the newest chunk */
   /* the lookups' arguments */
   const void *want;
   const char *want_source;
@@ -168,6 +205,52 @@ struct builder
   uint32_t want_parent, want_fn;
   const char *want_site;
 };
+
+/* The builder's path lists, in chunks freed at once: a context's list
+   was a realloc and a free of its own (sqlite3: 12,000 of each, a tenth
+   of the builder).  */
+struct path_chunk
+{
+  struct path_chunk *next;
+  ppc_path paths[];
+};
+
+/* Room for one more path in node N's list: 0, or -1 when out of
+   memory.  A list grows in place while it is the newest in its chunk
+   (the paths of a record are added one after the other), else moves.  */
+static int
+path_room (struct builder *b, ppc_node *node, uint64_t *cap)
+{
+  if (node->npaths < *cap)
+    return 0;
+  uint64_t want = *cap ? *cap * 2 : 4;
+  if (node->paths && node->paths + *cap == b->top
+      && (uint64_t) (b->end - b->top) >= want - *cap)
+    {
+      b->top += want - *cap;
+      *cap = want;
+      return 0;
+    }
+  if ((uint64_t) (b->end - b->top) < want)
+    {
+      uint64_t n = 4096;
+      while (n < want)
+        n *= 2;
+      struct path_chunk *c = malloc (sizeof *c + n * sizeof (ppc_path));
+      if (!c)
+        return -1;
+      c->next = b->chunks;
+      b->chunks = c;
+      b->top = c->paths;
+      b->end = c->paths + n;
+    }
+  if (node->npaths)
+    memcpy (b->top, node->paths, node->npaths * sizeof (ppc_path));
+  node->paths = b->top;
+  b->top += want;
+  *cap = want;
+  return 0;
+}
 
 static int
 grow (void **a, size_t *cap, size_t need, size_t size)
@@ -185,6 +268,29 @@ grow (void **a, size_t *cap, size_t need, size_t size)
   *a = p;
   *cap = c;
   return 0;
+}
+
+/* Call site keys, and so contexts, are compared as pointers: one per
+   key's text (site_add), and these two for the sites that have no
+   address.  */
+static const char no_site[] = "";
+static const char inlined_site[] = CCT_SITE_INLINED_KEY;
+
+static uint64_t str_hash (const char *s);
+
+static int
+key_eq (void *ctx, uint32_t i)
+{
+  struct builder *b = ctx;
+  return strcmp (b->sites[i].key, b->want_key) == 0;
+}
+
+/* No index for a key not seen yet: site_add adds it.  */
+static int64_t
+key_absent (void *ctx)
+{
+  struct builder *b = ctx;
+  return (int64_t) b->nsites;
 }
 
 static int
@@ -225,7 +331,23 @@ site_add (void *ctx)
   for (size_t d = 0; d < digits; d++)
     key[on + 3 + digits - 1 - d] = "0123456789abcdef"[(off >> (4 * d)) & 15];
   key[on + 3 + digits] = '\0';
-  b->sites[b->nsites] = (struct site_ent){ (void *) b->want, key };
+  /* Two addresses with one key (objects of one basename): the first's
+     pointer, so that their contexts are one, as the file has them.  */
+  b->want_key = key;
+  int64_t same = imap_get (&b->by_key, str_hash (key), key_eq, key_absent,
+                           b);
+  if (same < 0)
+    {
+      free (key);
+      return -1;
+    }
+  int owns = same == (int64_t) b->nsites;
+  if (!owns)
+    {
+      free (key);
+      key = b->sites[same].key;
+    }
+  b->sites[b->nsites] = (struct site_ent){ (void *) b->want, key, owns };
   return (int64_t) b->nsites++;
 }
 
@@ -234,9 +356,9 @@ static const char *
 site_key (struct builder *b, void *addr)
 {
   if (!addr)
-    return "";
+    return no_site;
   if (addr == CCT_SITE_INLINED)
-    return CCT_SITE_INLINED_KEY;
+    return inlined_site;
   b->want = addr;
   int64_t i = imap_get (&b->by_site, mix (0, (uintptr_t) addr), site_eq,
                         site_add, b);
@@ -329,20 +451,14 @@ fn_add (void *ctx)
     return -1;
   ppc_fn *f = &b->p.fns[b->p.nfns];
   memset (f, 0, sizeof *f);
-  f->name = strdup (d->name);
-  /* The metadata where the object has it, not a copy (sqlite3: 2 MB of
-     it at every exit, and the text merge copies the file's own):
-     builder_free forgets it before ppc_free.  */
+  /* The name, source and metadata where the objects have them, not
+     copies (sqlite3: 2 MB of metadata at every exit, and the text merge
+     copies the file's own): builder_free does not free them.  */
+  f->name = (char *) d->name;
   const char *meta = b->want_unit ? __pp_fn_meta (b->want_unit, d) : NULL;
   f->meta = (char *) (meta ? meta : "");
   f->meta_len = meta ? d->meta_len : 0;
-  f->source = strdup (b->want_source);
-  if (!f->name || !f->source)
-    {
-      free (f->name);
-      free (f->source);
-      return -1;
-    }
+  f->source = (char *) b->want_source;
   f->checksum = d->cfg_checksum;
   f->flags = d->flags & ~PP_FN_FLAT_CALLS_FROM_PATHS;
   f->num_paths = d->num_paths;
@@ -391,7 +507,7 @@ node_eq (void *ctx, uint32_t i)
   struct builder *b = ctx;
   const ppc_node *n = &b->p.nodes[i];
   return n->parent == b->want_parent && n->fn == b->want_fn
-         && (n->site == b->want_site || !strcmp (n->site, b->want_site));
+         && n->site == b->want_site; /* one pointer per key */
 }
 
 static int64_t
@@ -427,7 +543,10 @@ node_of (struct builder *b, uint32_t parent, uint32_t fn, const char *site)
   b->want_parent = parent;
   b->want_fn = fn;
   b->want_site = site;
-  uint64_t h = mix (mix (mix (0, parent), fn), str_hash (site));
+  /* One multiply per field: the map's home slot folds the halves.  */
+  uint64_t h = ((uint64_t) parent * 0x9e3779b97f4a7c15ull)
+               ^ ((uint64_t) fn * 0xc2b2ae3d27d4eb4full)
+               ^ ((uint64_t) (uintptr_t) site * 0x165667b19e3779f9ull);
   return imap_get (&b->by_node, h, node_eq, node_add, b);
 }
 
@@ -438,8 +557,7 @@ add_path (struct builder *b, uint32_t n, uint64_t id, uint64_t count,
           const uint64_t *acc, uint32_t nacc)
 {
   ppc_node *node = &b->p.nodes[n];
-  if (grow ((void **) &node->paths, &b->paths_cap[n], node->npaths + 1,
-            sizeof *node->paths) < 0)
+  if (path_room (b, node, &b->paths_cap[n]) < 0)
     return -1;
   ppc_path *p = &node->paths[node->npaths++];
   memset (p, 0, sizeof *p);
@@ -470,12 +588,33 @@ add_paths (struct builder *b, uint32_t n, struct cct_rec *r,
       if (!d->metrics)
         nm = 0;
     }
+  /* The counters to zero once written, when the record has nothing else
+     in its slots (cct.h, struct cct_dumped).  */
+  struct cct_dumped *z = counts == r->slots && r->nslots == r->npaths
+                             ? b->in->dumped
+                             : NULL;
+  if (z && !z->complete)
+    z = NULL;
   /* A context runs few of its function's paths (up to 4096 slots).  */
   for (uint64_t i = pprt_next_nonzero (counts, 0, npaths); i < npaths;
        i = pprt_next_nonzero (counts, i + 1, npaths))
-    if (add_path (b, n, i, counts[i], nm ? acc + i * d->nmetrics : NULL, nm)
-        < 0)
-      return -1;
+    {
+      if (add_path (b, n, i, counts[i], nm ? acc + i * d->nmetrics : NULL,
+                    nm) < 0)
+        return -1;
+      if (z)
+        {
+          if (z->n == z->cap
+              && grow ((void **) &z->slot, &z->cap, z->n + 1,
+                       sizeof *z->slot) < 0)
+            {
+              z->complete = 0; /* cct.c zeroes every slot */
+              z = NULL;
+              continue;
+            }
+          z->slot[z->n++] = &r->slots[i];
+        }
+    }
   return 0;
 }
 
@@ -487,7 +626,7 @@ record (struct builder *b, struct cct_rec *r, struct cct_rec *root)
     return -1;
   uint32_t fn = de->fn;
   const char *site
-      = r->parent == root ? "" : site_key (b, r->site);
+      = r->parent == root ? no_site : site_key (b, r->site);
   if (!site)
     return -1;
   int64_t n = node_of (b, r->parent->dump_node, fn, site);
@@ -536,8 +675,8 @@ finish (struct builder *b)
             for (uint32_t m = 0; m < PPC_MAX_METRICS; m++)
               to->metric[m] = pp_add_sat (to->metric[m], n->paths[j].metric[m]);
           }
-        else
-          n->paths[k++] = n->paths[j];
+        else if (k++ != j)
+          n->paths[k - 1] = n->paths[j];
       n->npaths = k;
     }
   char *keep = calloc (p->nnodes ? p->nnodes : 1, 1);
@@ -563,16 +702,13 @@ finish (struct builder *b)
     if (keep[i])
       {
         to[i] = k;
-        p->nodes[k] = p->nodes[i];
+        if (k != i)
+          p->nodes[k] = p->nodes[i];
         if (k)
           p->nodes[k].parent = to[p->nodes[k].parent];
         k++;
       }
-    else
-      {
-        free (p->nodes[i].paths);
-        free (p->nodes[i].leaves);
-      }
+  /* (the dropped ones' paths are the arena's, their leaves none) */
   p->nnodes = k;
   free (keep);
   free (to);
@@ -601,8 +737,22 @@ build (struct builder *b)
         return -1;
     }
   __pp_segments_load (&b->objs, 0);
-  b->want_site = "";
-  if (node_of (b, UINT32_MAX, PPC_NO_FN, "") != 0)
+  /* Every record may be a context of its own: the map and the nodes
+     sized for them all, once.  */
+  size_t nrec = 1;
+  for (struct cct_thread *t = in->threads; t; t = t->next)
+    for (struct cct_rec *r = cct_next (t->root, t->root); r;
+         r = cct_next (r, t->root))
+      nrec++;
+  if (imap_reserve (&b->by_node, nrec) < 0
+      || grow ((void **) &p->nodes, &b->nodes_cap, nrec, sizeof *p->nodes)
+             < 0)
+    return -1;
+  b->paths_cap = malloc (b->nodes_cap * sizeof *b->paths_cap);
+  if (!b->paths_cap)
+    return -1;
+  b->want_site = no_site;
+  if (node_of (b, UINT32_MAX, PPC_NO_FN, no_site) != 0)
     return -1;
   for (struct cct_thread *t = in->threads; t; t = t->next)
     {
@@ -618,14 +768,26 @@ build (struct builder *b)
 static void
 builder_free (struct builder *b)
 {
-  for (uint32_t i = 0; i < b->p.nnodes; i++)
-    b->p.nodes[i].site = NULL; /* the sites' keys, freed below */
-  for (uint32_t f = 0; f < b->p.nfns; f++)
-    b->p.fns[f].meta = NULL; /* the objects' */
+  /* The nodes' sites are the sites' keys (freed below), their paths the
+     arena's; the functions' strings the objects'.  ppc_free frees the
+     rest (metrics, objects).  */
+  free (b->p.nodes);
+  b->p.nodes = NULL;
+  b->p.nnodes = 0;
+  free (b->p.fns);
+  b->p.fns = NULL;
+  b->p.nfns = 0;
   ppc_free (&b->p);
+  while (b->chunks)
+    {
+      struct path_chunk *c = b->chunks;
+      b->chunks = c->next;
+      free (c);
+    }
   free (b->descs);
   for (size_t i = 0; i < b->nsites; i++)
-    free (b->sites[i].key);
+    if (b->sites[i].owns)
+      free (b->sites[i].key);
   free (b->sites);
   __pp_segments_free (&b->objs);
   free (b->paths_cap);
@@ -633,6 +795,7 @@ builder_free (struct builder *b)
   imap_free (&b->by_desc);
   imap_free (&b->by_name);
   imap_free (&b->by_site);
+  imap_free (&b->by_key);
   imap_free (&b->by_node);
 }
 

@@ -437,7 +437,8 @@ random_ppc (ppc_profile *p, uint32_t nmetrics, int leaves)
   static const char *const names[] = { "main", "a", "b\xc3\xa9", "c", "s",
                                        "s" };
   static const char *const sites[] = { "", "prog+0x10", "prog+0x2a",
-                                       "lib.so+0x30", "inlined" };
+                                       "lib.so+0x30", "inlined",
+                                       "libvery-long-name.so.1+0x1234abcd" };
   init_profile (p, 1 + text_rng (3), nmetrics);
   for (uint32_t f = 0; f < 6; f++)
     if (text_rng (4))
@@ -455,7 +456,7 @@ random_ppc (ppc_profile *p, uint32_t nmetrics, int leaves)
     {
       uint32_t parent = (uint32_t) text_rng (p->nnodes);
       uint32_t fn = (uint32_t) text_rng (p->nfns);
-      const char *site = sites[text_rng (5)];
+      const char *site = sites[text_rng (6)];
       int dup = 0;
       for (uint32_t i = 1; i < p->nnodes; i++)
         dup |= p->nodes[i].parent == parent && p->nodes[i].fn == fn
@@ -510,6 +511,33 @@ test_merge_text (void)
       char *image, *fast = NULL, *slow;
       size_t len, fast_len = 0, slow_len;
       CU_ASSERT_EQUAL_FATAL (ppc_encode (&old, &image, &len), 0);
+      if (text_rng (4) == 0)
+        {
+          /* A run of the same tree (its contexts in the file's order),
+             with maybe a context or two the file lacks among them.  */
+          const char *why;
+          ppc_free (&now);
+          CU_ASSERT_EQUAL_FATAL (ppc_decode (image, len, &now, &why), 0);
+          for (uint32_t i = 0; i < now.nnodes; i++)
+            {
+              free (now.nodes[i].leaves);
+              now.nodes[i].leaves = NULL;
+              now.nodes[i].nleaves = 0;
+              now.nodes[i].calls += i;
+            }
+          now.runs = 1;
+          for (uint64_t k = text_rng (3); k > 0 && now.nfns; k--)
+            {
+              uint32_t parent = (uint32_t) text_rng (now.nnodes);
+              uint32_t fn = (uint32_t) text_rng (now.nfns);
+              int dup = 0;
+              for (uint32_t i = 1; i < now.nnodes; i++)
+                dup |= now.nodes[i].parent == parent && now.nodes[i].fn == fn
+                       && !strcmp (now.nodes[i].site, "new+0x99");
+              if (!dup)
+                add_node (&now, parent, fn, "new+0x99", 1, 0, 2);
+            }
+        }
       int rc = ppc_merge_text (image, len, &now, &fast, &fast_len);
       CU_ASSERT (rc == 0 || rc == 1);
       ppc_profile merged;
@@ -559,6 +587,38 @@ test_merge_text_declines (void)
   CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 1);
   b.fns[1].flags &= ~PP_FN_OLDER;
   img[len - 2] ^= 1; /* damaged: the long way says why */
+  CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 1);
+  img[len - 2] ^= 1;
+  CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 0);
+  free (out);
+  /* The end line counting a line more than there are (lines are counted
+     on the way, not before).  */
+  char *end = img + len - 2;
+  while (end[-1] != '\n')
+    end--;
+  CU_ASSERT_EQUAL_FATAL (end[4], '1');
+  end[4] = '2';
+  CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 1);
+  end[4] = '1';
+  /* A site of NOW's that would be escaped, past its first eight bytes
+     (scanned a word at a time) and in the rest after them.  */
+  static const char *const escaped[] = { "longer-name\x01.so+0x10",
+                                         "longer-name.so+0x1\"",
+                                         "longer-name.so\x7f",
+                                         "longer-name.so+\xc3\xa9",
+                                         "in\\ned", "inline\n", "a\"c" };
+  for (int k = 0; k < 7; k++)
+    {
+      char *was = b.nodes[2].site;
+      b.nodes[2].site = (char *) escaped[k];
+      CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 1);
+      b.nodes[2].site = was;
+    }
+  free (img);
+  /* One of OLD's sites escaped, past its first eight bytes.  */
+  free (a.nodes[2].site);
+  a.nodes[2].site = strdup ("longer-name.so\"x+0x2a");
+  CU_ASSERT_EQUAL_FATAL (ppc_encode (&a, &img, &len), 0);
   CU_ASSERT_EQUAL (ppc_merge_text (img, len, &b, &out, &out_len), 1);
   free (img);
   ppc_free (&a);
