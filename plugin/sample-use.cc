@@ -18,8 +18,9 @@
    cold section for a low count), installed as GCC's profile
    (PROFILE_READ) for the functions the samples saw; the others keep
    GCC's guess.  Trip counts are not known (a loop's header count over
-   its preheader's is made up): the driver leaves out -funroll-loops and
-   -fpeel-loops (driver/options.c).
+   its preheader's is an estimate): the driver leaves out -funroll-loops
+   (driver/options.c).  A sampled function with a computed goto is
+   compiled without cross-jumping (path-opt.cc).
 
    Measured on bzip2 and lua (bench/sampled's training, callgrind
    instructions of the recompile): the line's largest sample count as
