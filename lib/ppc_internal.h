@@ -43,7 +43,7 @@ typedef struct
 
 /* Fields are a few bytes and a profile has hundreds of thousands: the
    copy into room already there is inline, only growing calls out.  */
-static inline void
+static inline __attribute__ ((always_inline)) void
 ppc_put (ppc_out *o, const char *data, size_t n)
 {
   if (o->b.cap - o->b.len >= n)

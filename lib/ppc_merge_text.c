@@ -13,6 +13,7 @@
    metric list, a function's other CFG version (PP_FN_OLDER, versions to
    keep or drop), escapes in a call site, sampled leaves in NOW.  */
 #include "ppc_internal.h"
+#include "hash_bytes.h"
 #include "pp/sat.h"
 #include "pp/rt_abi.h"
 
@@ -240,19 +241,6 @@ plain (const char *s, size_t n)
   return 1;
 }
 
-/* ppc_put and ppc_put_u64, inline: a context's line and its paths' are
-   a few fields each, and a call per field was a tenth of the merge.  */
-static inline __attribute__ ((always_inline)) void
-put_bytes (ppc_out *o, const char *data, size_t n)
-{
-  if (o->b.cap - o->b.len >= n)
-    {
-      memcpy (o->b.buf + o->b.len, data, n);
-      o->b.len += n;
-    }
-  else
-    pp_buf_put (&o->b, data, n);
-}
 
 static inline __attribute__ ((always_inline)) void
 put_num (ppc_out *o, uint64_t v)
@@ -290,34 +278,11 @@ quoted (ppc_out *scratch, const char *s, size_t *n)
   return scratch->b.oom ? NULL : (const char *) scratch->b.buf + 1;
 }
 
-/* Eight bytes a step (a call site's key is twenty).  */
+/* A call site's key, its name: in-memory lookups only.  */
 static uint64_t
 hash_bytes (uint64_t h, const char *s, size_t n)
 {
-  h ^= 0xcbf29ce484222325ull ^ n;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    {
-      uint64_t w;
-      memcpy (&w, s + i, 8);
-      h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-      h ^= h >> 32;
-    }
-  if (i < n)
-    {
-      /* The rest as one word: the last eight bytes, or zero-filled.  */
-      uint64_t w = 0;
-      if (n >= 8)
-        w = load8 (s + n - 8);
-      else if (n >= 4)
-        w = load4x2 (s, n);
-      else
-        for (size_t k = 0; k < n; k++)
-          w = w << 8 | (unsigned char) s[k];
-      h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-      h ^= h >> 32;
-    }
-  return h;
+  return pp_hash_bytes (h ^ 0xcbf29ce484222325ull ^ n, s, n);
 }
 
 static uint64_t
@@ -1020,30 +985,30 @@ ppc_merge_text (const char *old, size_t len, const ppc_profile *now,
           goto done; /* not as written: the long way says why */
         }
       /* "node I PARENT FN SITE" as OLD has it: its index stays.  */
-      put_bytes (&o, d->line, (size_t) (d->key_end - d->line));
+      ppc_put (&o, d->line, (size_t) (d->key_end - d->line));
       put_num (&o, pp_add_sat (calls, src->calls));
       put_num (&o, pp_add_sat (recursive, src->recursive));
       put_num (&o, k);
       for (uint32_t m = 0; m < nm; m++)
         put_num (&o, pp_add_sat (excl[m], src->excl[m]));
-      put_bytes (&o, "\n", 1);
+      ppc_put (&o, "\n", 1);
       o.lines++;
       for (size_t x = 0; x < k; x++)
         if (lines[2 * x])
           {
-            put_bytes (&o, lines[2 * x],
+            ppc_put (&o, lines[2 * x],
                        (size_t) (lines[2 * x + 1] + 1 - lines[2 * x]));
             o.lines++;
           }
         else
           {
             /* ppc_put_path's line */
-            put_bytes (&o, "path", 4);
+            ppc_put (&o, "path", 4);
             put_num (&o, merged[x].id);
             put_num (&o, merged[x].count);
             for (uint32_t m = 0; m < nm; m++)
               put_num (&o, merged[x].metric[m]);
-            put_bytes (&o, "\n", 1);
+            ppc_put (&o, "\n", 1);
             o.lines++;
           }
       if (d->end > d->leaves)

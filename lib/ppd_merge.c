@@ -7,6 +7,7 @@
    visibility (runtime/lib_in_runtime.h), where PPD_ONE_OBJECT_ONLY
    leaves out merging by source file.  */
 #include "ppd_internal.h"
+#include "hash_bytes.h"
 #include "pp/sat.h"
 #include "pp/rt_abi.h"
 
@@ -139,35 +140,15 @@ ppd_key_of (const ppd_fn *fn, int by_unit)
   return k;
 }
 
-/* Eight bytes a step, the rest one at a time (FNV's multiply per byte
-   was a tenth of a merge into an unchanged file: 2,700 names).  For the
-   indices' lookups only: never written.  */
-static uint64_t
-ppd_hash_bytes (uint64_t h, const void *p, size_t n)
-{
-  const unsigned char *b = p;
-  size_t i = 0;
-  for (; i + 8 <= n; i += 8)
-    {
-      uint64_t w;
-      memcpy (&w, b + i, 8);
-      h = (h ^ w) * 0x9e3779b97f4a7c15ull;
-      h ^= h >> 32;
-    }
-  for (; i < n; i++)
-    h = (h ^ b[i]) * 1099511628211ull;
-  return h ^ (h >> 29);
-}
-
 static uint64_t
 ppd_key_hash (const ppd_key *k, int by_unit)
 {
-  uint64_t h = ppd_hash_bytes (14695981039346656037ull, k->fn->name,
+  uint64_t h = pp_hash_bytes (14695981039346656037ull, k->fn->name,
                                strlen (k->fn->name));
   if (by_unit)
     {
-      h = ppd_hash_bytes (h, k->file ? k->file : "", k->file_len);
-      h = ppd_hash_bytes (h, &k->fn->checksum, sizeof k->fn->checksum);
+      h = pp_hash_bytes (h, k->file ? k->file : "", k->file_len);
+      h = pp_hash_bytes (h, &k->fn->checksum, sizeof k->fn->checksum);
     }
   return h;
 }
@@ -501,7 +482,7 @@ ppd_names_distinct (const ppd_profile *p)
   for (uint32_t f = 0; f < p->nfns && distinct; f++)
     {
       const char *name = p->fns[f].name;
-      size_t i = (size_t) ppd_hash_bytes (14695981039346656037ull, name,
+      size_t i = (size_t) pp_hash_bytes (14695981039346656037ull, name,
                                           strlen (name)) & (cap - 1);
       for (; slot[i]; i = (i + 1) & (cap - 1))
         if (!strcmp (p->fns[slot[i] - 1].name, name))
