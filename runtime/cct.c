@@ -511,6 +511,15 @@ __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
   return enter_slow (fn, ret_addr, frame);
 }
 
+/* The helpers of a slot miss use general registers only, so that
+   __pp_enter_slot_cached, which must not touch a vector register, can
+   inline them as __pp_enter_slot does.  */
+#if defined(__x86_64__) && !defined(__ILP32__)
+#define SLOT_MISS_REGS_ATTR __attribute__ ((target ("general-regs-only")))
+#else
+#define SLOT_MISS_REGS_ATTR
+#endif
+
 /* Fills callee slot S with R's token for calls from RET_ADDR, through
    edge E.  A signal handler on this thread may fill the slot while the
    code it interrupted reads it: the key is NULL from the first store to
@@ -519,7 +528,7 @@ __pp_enter (struct __pp_fn_desc *fn, void *ret_addr, void *frame)
    the right record, as a recursive one or not by the new edge (only a
    handler whose function is also an ancestor of the interrupted context
    changes that).  */
-static void
+static SLOT_MISS_REGS_ATTR void
 slot_fill (struct __pp_cct_slot *s, struct cct_rec *r, void *ret_addr,
            const struct cct_edge *e)
 {
@@ -529,6 +538,78 @@ slot_fill (struct __pp_cct_slot *s, struct cct_rec *r, void *ret_addr,
   s->calls_at = e->back ? PP_CCT_BACK : PP_CCT_CALLS;
   atomic_signal_fence (memory_order_seq_cst);
   s->key = ret_addr;
+}
+
+/* The parent, site and key of a slot miss, and the thread's link-cache
+   entry for them (__pp_enter_slot).  */
+struct slot_miss
+{
+  struct cct_rec *parent;
+  void *site, *key;
+  struct cct_link_cache *c;
+};
+
+static inline __attribute__ ((always_inline)) SLOT_MISS_REGS_ATTR void
+slot_miss_key (struct cct_thread *t, struct __pp_fn_desc *fn,
+               void *ret_addr, struct __pp_cct_slot *s, struct slot_miss *m)
+{
+  struct cct_rec *parent = s->owner ? s->owner : t->root;
+  m->parent = parent;
+  m->site = m->key = ret_addr;
+  /* A body inlined into PARENT (the return address is the one of the
+     frame PARENT runs in, also when PARENT is itself a body inlined): its
+     context is PARENT's one "inlined" child for the function, but each
+     copy of the body GCC made (a function inlined at two call sites of
+     one caller) links to a record of its own, keyed by the slot of the
+     call it replaced.  Sharing one record, the copies' call statements
+     shared its slots: each copy's call refilled the slot with its own
+     return address, and every call missed (a static helper inlined
+     twice, calling a leaf: every call; zstd's ZSTD_RowFindBestMatch:
+     154,655 misses in a 1 MB compression).  The dump adds the records
+     into one context.  The key is the slot's address with its low bit
+     set: no return address is in the runtime's arena.  */
+  if (parent->fn && parent->frame_ret == ret_addr)
+    {
+      m->site = CCT_SITE_INLINED;
+      m->key = (void *) ((uintptr_t) s | 1);
+    }
+  /* The thread's direct-mapped cache of links: a slot that misses again
+     and again is one of several callees of an indirect call site or of
+     one call statement GCC duplicated, whose parent has many children
+     (sqlite3VdbeExec's list: hundreds).  */
+  m->c = &t->links[((uintptr_t) parent >> 6 ^ (uintptr_t) m->key >> 2
+                    ^ (uintptr_t) fn >> 4)
+                   & (CCT_LINK_CACHE - 1)];
+}
+
+/* The cached link of M, or NULL.  A signal handler's entry may refill the
+   entry between two of these reads: the link is taken only when the
+   parent read before and after it is this call's (the entry is written
+   link last, after clearing it).  */
+static inline __attribute__ ((always_inline)) SLOT_MISS_REGS_ATTR struct cct_edge *
+slot_miss_cached (const struct slot_miss *m, struct __pp_fn_desc *fn)
+{
+  struct cct_rec *before = m->c->parent;
+  atomic_signal_fence (memory_order_seq_cst);
+  struct cct_edge *e = m->c->edge;
+  atomic_signal_fence (memory_order_seq_cst);
+  if (e && before == m->parent && m->c->parent == m->parent
+      && e->site == m->key && e->fn == fn)
+    return e;
+  return NULL;
+}
+
+/* The call through E counted, and the slot refilled: the entry's
+   record's counters.  */
+static inline __attribute__ ((always_inline)) SLOT_MISS_REGS_ATTR uint64_t *
+slot_miss_enter (struct cct_edge *e, void *ret_addr, struct __pp_cct_slot *s)
+{
+  struct cct_rec *r = e->to;
+  r->calls++;
+  r->recursive += e->back;
+  if (s->owner)
+    slot_fill (s, r, ret_addr, e);
+  return r->slots;
 }
 
 /* A cct function's entry when its inline one missed (rt_abi.h): the
@@ -545,58 +626,41 @@ __pp_enter_slot (struct __pp_fn_desc *fn, void *ret_addr,
   struct cct_thread *t = self;
   if (__builtin_expect (!t, 0))
     t = thread_init ();
-  struct cct_rec *parent = s->owner ? s->owner : t->root;
-  void *site = ret_addr, *key = ret_addr;
-  /* A body inlined into PARENT (the return address is the one of the
-     frame PARENT runs in, also when PARENT is itself a body inlined): its
-     context is PARENT's one "inlined" child for the function, but each
-     copy of the body GCC made (a function inlined at two call sites of
-     one caller) links to a record of its own, keyed by the slot of the
-     call it replaced.  Sharing one record, the copies' call statements
-     shared its slots: each copy's call refilled the slot with its own
-     return address, and every call missed (a static helper inlined
-     twice, calling a leaf: every call; zstd's ZSTD_RowFindBestMatch:
-     154,655 misses in a 1 MB compression).  The dump adds the records
-     into one context.  The key is the slot's address with its low bit
-     set: no return address is in the runtime's arena.  */
-  if (parent->fn && parent->frame_ret == ret_addr)
+  struct slot_miss m;
+  slot_miss_key (t, fn, ret_addr, s, &m);
+  struct cct_edge *e = slot_miss_cached (&m, fn);
+  if (!e)
     {
-      site = CCT_SITE_INLINED;
-      key = (void *) ((uintptr_t) s | 1);
-    }
-  /* The thread's direct-mapped cache of links first: a slot that misses
-     again and again is one of several callees of an indirect call site
-     or of one call statement GCC duplicated, whose parent has many
-     children (sqlite3VdbeExec's list: hundreds).  */
-  struct cct_link_cache *c
-      = &t->links[((uintptr_t) parent >> 6 ^ (uintptr_t) key >> 2
-                   ^ (uintptr_t) fn >> 4)
-                  & (CCT_LINK_CACHE - 1)];
-  /* A signal handler's entry may refill the entry between two of these
-     reads: the link is taken only when the parent read before and after
-     it is this call's (the entry is written link last, after clearing
-     it).  */
-  struct cct_rec *before = c->parent;
-  atomic_signal_fence (memory_order_seq_cst);
-  struct cct_edge *e = c->edge;
-  atomic_signal_fence (memory_order_seq_cst);
-  if (!(e && before == parent && c->parent == parent && e->site == key
-        && e->fn == fn))
-    {
-      e = child_keyed (t, parent, site, key, ret_addr, fn, 1);
-      c->edge = NULL;
+      e = child_keyed (t, m.parent, m.site, m.key, ret_addr, fn, 1);
+      m.c->edge = NULL;
       atomic_signal_fence (memory_order_seq_cst);
-      c->parent = parent;
+      m.c->parent = m.parent;
       atomic_signal_fence (memory_order_seq_cst);
-      c->edge = e;
+      m.c->edge = e;
     }
-  struct cct_rec *r = e->to;
-  r->calls++;
-  r->recursive += e->back;
-  if (s->owner)
-    slot_fill (s, r, ret_addr, e);
-  return r->slots;
+  return slot_miss_enter (e, ret_addr, s);
 }
+
+#if defined(__x86_64__) && !defined(__ILP32__)
+/* A miss the link cache answers, in general registers only, or NULL for
+   __pp_enter_slot (cct_slot_x86_64.S tries it before it saves the vector
+   registers: lua's calls of C functions through one indirect call site
+   miss their slot about 57,000 times a process, and the 16 %xmm saves
+   and restores were 32 of a miss's 170 instructions).  */
+SLOT_MISS_REGS_ATTR PROBE_FRAME uint64_t *
+__pp_enter_slot_cached (struct __pp_fn_desc *fn, void *ret_addr,
+                        struct __pp_cct_slot *s)
+{
+  PROBE_FRAME_HERE ();
+  struct cct_thread *t = self;
+  if (__builtin_expect (!t, 0))
+    return NULL;
+  struct slot_miss m;
+  slot_miss_key (t, fn, ret_addr, s, &m);
+  struct cct_edge *e = slot_miss_cached (&m, fn);
+  return e ? slot_miss_enter (e, ret_addr, s) : NULL;
+}
+#endif
 
 static PROBE_FRAME uint64_t *
 enter_slow (struct __pp_fn_desc *fn, void *ret_addr, void *frame)

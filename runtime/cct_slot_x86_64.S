@@ -4,6 +4,7 @@
    zone, and gives back %rax; the compiler was told nothing else changes,
    so every other register but the flags is preserved here.
      __pp_enter_slot_x86    __pp_enter_slot: a missed callee-slot check
+                            (__pp_enter_slot_cached first, below)
      __pp_metric_path1_x86  __pp_metric_path1: a one-metric path end
                             when the metric is not the TSC
      __pp_metric_enter1_x86 __pp_metric_enter1: a one-metric function's
@@ -92,7 +93,68 @@
 	.size	\name, .-\name
 	.endm
 
-	PRESERVING_CALL __pp_enter_slot_x86, __pp_enter_slot
+	PRESERVING_CALL __pp_enter_slot_full_x86, __pp_enter_slot
+
+/* A missed callee slot: __pp_enter_slot_cached first, which touches no
+   vector register (cct.c), with only the general registers saved; when
+   the link cache has no answer, __pp_enter_slot_full_x86 with the
+   arguments as they came.  */
+	.text
+	.globl	__pp_enter_slot_x86
+	.hidden	__pp_enter_slot_x86
+	.type	__pp_enter_slot_x86, @function
+	.p2align 4
+__pp_enter_slot_x86:
+	.cfi_startproc
+	pushq	%rcx
+	pushq	%rdx
+	pushq	%rsi
+	pushq	%rdi
+	pushq	%r8
+	pushq	%r9
+	pushq	%r10
+	pushq	%r11
+	pushq	%rbp
+	.cfi_adjust_cfa_offset 72
+	.cfi_rel_offset %rbp, 0
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	andq	$-16, %rsp
+	call	__pp_enter_slot_cached@PLT
+	movq	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	testq	%rax, %rax
+	jz	1f
+	popq	%rbp
+	.cfi_remember_state
+	.cfi_restore %rbp
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	.cfi_adjust_cfa_offset -72
+	ret
+	.cfi_restore_state
+1:	/* The arguments back, and the whole save.  */
+	movq	40(%rsp), %rdi
+	movq	48(%rsp), %rsi
+	movq	56(%rsp), %rdx
+	movq	64(%rsp), %rcx
+	movq	32(%rsp), %r8
+	movq	24(%rsp), %r9
+	movq	16(%rsp), %r10
+	movq	8(%rsp), %r11
+	movq	0(%rsp), %rbp
+	addq	$72, %rsp
+	.cfi_adjust_cfa_offset -72
+	.cfi_restore %rbp
+	jmp	__pp_enter_slot_full_x86
+	.cfi_endproc
+	.size	__pp_enter_slot_x86, .-__pp_enter_slot_x86
 	PRESERVING_CALL __pp_metric_path1_x86, __pp_metric_path1
 	PRESERVING_CALL __pp_metric_enter1_x86, __pp_metric_enter1
 	PRESERVING_CALL __pp_metric_exit1_x86, __pp_metric_exit1
