@@ -131,6 +131,17 @@ parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
         }
       cl->metric = v;
     }
+  else if ((v = value_of (a, "-fprofile-paths-metric-at")))
+    {
+      if (strcmp (v, "paths") != 0 && strcmp (v, "calls") != 0)
+        {
+          fprintf (stderr, "ppgcc: error: %s-fprofile-paths-metric-at=%s: "
+                   "unknown placement (supported: paths, calls)\n", origin,
+                   v);
+          return -1;
+        }
+      cl->metric_at = v;
+    }
   else if ((v = value_of (a, "-fprofile-paths-ipp")))
     {
       if (strcmp (v, "inline") != 0 && strcmp (v, "clone") != 0
@@ -196,7 +207,7 @@ clear_own (ppgcc_cmdline *cl)
 {
   cl->mode = cl->array_max = cl->max_paths = NULL;
   cl->ppp_policy = cl->ppp_min_paths = cl->table = cl->switching = NULL;
-  cl->metric = cl->ipp = cl->ipp_depth = cl->ipp_growth = NULL;
+  cl->metric = cl->metric_at = cl->ipp = cl->ipp_depth = cl->ipp_growth = NULL;
   cl->ipp_contexts = cl->interesting = cl->hot = NULL;
   cl->ipp_inline_stmts = NULL;
   cl->use_profile = 0;
@@ -329,6 +340,13 @@ ppgcc_parse (int argc, char **argv, const char *flags, ppgcc_cmdline *cl)
                cl->env_flags ? "PPGCC_FLAGS: " : "", cl->metric);
       return -1;
     }
+  if (cl->metric_at && !cl->metric)
+    {
+      fprintf (stderr, "ppgcc: error: %s-fprofile-paths-metric-at=%s needs "
+               "-fprofile-paths-metric\n",
+               cl->env_flags ? "PPGCC_FLAGS: " : "", cl->metric_at);
+      return -1;
+    }
   return 0;
 }
 
@@ -413,7 +431,7 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
   size_t nfdo = sizeof fdo_flags / sizeof *fdo_flags;
-  char **args = XNEWVEC (char *, cl->npass + 32 + nfdo);
+  char **args = XNEWVEC (char *, cl->npass + 40 + nfdo);
   int n = 0;
   args[n++] = (char *) cc;
   int sampled = cl->use_profile && sampled_lines (cl->use_path);
@@ -475,6 +493,9 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
         args[n++] = concat ("-fplugin-arg-ppgcc-switch=", cl->switching, NULL);
       if (cl->metric)
         args[n++] = concat ("-fplugin-arg-ppgcc-metric=", cl->metric, NULL);
+      if (cl->metric_at)
+        args[n++] = concat ("-fplugin-arg-ppgcc-metric-at=", cl->metric_at,
+                            NULL);
       if (cl->ipp)
         args[n++] = concat ("-fplugin-arg-ppgcc-ipp=", cl->ipp, NULL);
       if (cl->ipp_depth)
@@ -585,6 +606,12 @@ ppgcc_print_help (FILE *out)
          "rNNNN, time, tsc,\n"
          "                                   task-clock (ppprof cct, "
          "report --metric)\n"
+         "  -fprofile-paths-metric-at=calls  read the metric at entries "
+         "and returns only:\n"
+         "                                   a total per calling context, "
+         "none per path\n"
+         "                                   (default paths: a total per "
+         "path too)\n"
          "  -fprofile-paths-ipp=inline|clone interprocedural path segments "
          "through the\n"
          "                                   calls the profile in use ran "

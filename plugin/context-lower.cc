@@ -226,7 +226,11 @@ static void
 expand_check (gcall *call)
 {
   tree tok = gimple_call_lhs (call);
-  if (gimple_call_num_args (call) == 1)
+  /* A leaf's call is never recursive (it calls nothing that could be an
+     ancestor's callee), so its slot's calls_at is always PP_CCT_CALLS:
+     not read, one load less per call.  */
+  bool leaf = gimple_call_num_args (call) == 1;
+  if (leaf)
     call = full_marker (call);
   tree desc = gimple_call_arg (call, 0), ret = gimple_call_arg (call, 1);
   tree s = gimple_call_arg (call, 2);
@@ -234,7 +238,7 @@ expand_check (gcall *call)
 
   tree uptr = pointer_sized_int_node;
   gimple_stmt_iterator gsi = gsi_last_bb (g.head);
-  tree at = load (&gsi, ssizetype, s, SLOT_CALLS_AT, true);
+  tree at = leaf ? NULL_TREE : load (&gsi, ssizetype, s, SLOT_CALLS_AT, true);
   tree t = load (&gsi, ptr_u64 (), s, SLOT_TOKEN, true);
   tree k = load (&gsi, ptr_type_node, s, SLOT_KEY, true);
   tree f = load (&gsi, ptr_type_node, t, 8 * PP_CCT_FN);
@@ -246,14 +250,24 @@ expand_check (gcall *call)
   ppgcc_guard_branch (g, NE_EXPR, z, build_int_cst (uptr, 0),
                       profile_probability::very_unlikely ());
 
-  /* The hit: t[s->calls_at]++.  */
+  /* The hit: t[s->calls_at]++ (a leaf's t[PP_CCT_CALLS]++).  */
   gsi = gsi_start_bb (g.other);
-  tree off = make_ssa_name (sizetype);
-  gsi_insert_before (&gsi, gimple_build_assign (off, NOP_EXPR, at),
-                     GSI_NEW_STMT);
-  tree boff = emit (&gsi, sizetype, MULT_EXPR, off, size_int (8));
-  tree cp = emit (&gsi, ptr_u64 (), POINTER_PLUS_EXPR, t, boff);
-  increment (&gsi, cp, 0);
+  if (leaf)
+    {
+      gsi_insert_before (&gsi, gimple_build_nop (), GSI_NEW_STMT);
+      gimple_stmt_iterator nop = gsi;
+      increment (&gsi, t, 8 * PP_CCT_CALLS);
+      gsi_remove (&nop, true);
+    }
+  else
+    {
+      tree off = make_ssa_name (sizetype);
+      gsi_insert_before (&gsi, gimple_build_assign (off, NOP_EXPR, at),
+                         GSI_NEW_STMT);
+      tree boff = emit (&gsi, sizetype, MULT_EXPR, off, size_int (8));
+      tree cp = emit (&gsi, ptr_u64 (), POINTER_PLUS_EXPR, t, boff);
+      increment (&gsi, cp, 0);
+    }
 
   /* The miss, then the token of either at the join.  */
   tree miss_tok = make_ssa_name (TREE_TYPE (tok));
@@ -589,39 +603,37 @@ lower_entries (function *fun)
         (void) counts;
         flat_scopes.add (inlined_instance (c));
       }
-  if (!flat_scopes.is_empty ())
+  /* Removes V's markers in those scopes; an entry's saved share
+     becomes 0.  The exits too: with readings at calls only (no path
+     ends, metric-at=calls) an inlined copy's return would otherwise
+     charge its caller's time to the copy's flat counters.  */
+  auto drop_flat = [&] (auto_vec<gcall *> &v)
     {
       unsigned i = 0;
-      while (i < metric_ends.length ())
-        if (flat_scopes.contains (inlined_instance (metric_ends[i])))
+      while (i < v.length ())
+        if (flat_scopes.contains (inlined_instance (v[i])))
           {
-            gimple_stmt_iterator g = gsi_for_stmt (metric_ends[i]);
-            unlink_stmt_vdef (metric_ends[i]);
-            gsi_remove (&g, true);
-            metric_ends.unordered_remove (i);
-          }
-        else
-          i++;
-      i = 0;
-      while (i < metric_entries.length ())
-        if (flat_scopes.contains (inlined_instance (metric_entries[i])))
-          {
-            gcall *mc = metric_entries[i];
+            gcall *mc = v[i];
             gimple_stmt_iterator g = gsi_for_stmt (mc);
             tree saved = gimple_call_lhs (mc);
             unlink_stmt_vdef (mc);
             if (saved)
-              {
-                gimple *zero = gimple_build_assign (
-                    saved, build_int_cst (TREE_TYPE (saved), 0));
-                gsi_replace (&g, zero, false);
-              }
+              gsi_replace (&g, gimple_build_assign (
+                                   saved, build_int_cst (TREE_TYPE (saved),
+                                                         0)),
+                           false);
             else
               gsi_remove (&g, true);
-            metric_entries.unordered_remove (i);
+            v.unordered_remove (i);
           }
         else
           i++;
+    };
+  if (!flat_scopes.is_empty ())
+    {
+      drop_flat (metric_ends);
+      drop_flat (metric_entries);
+      drop_flat (metric_exits);
     }
   for (gcall *c : metric_exits)
     lower_metric_exit (c);

@@ -558,11 +558,9 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
       gimple_set_block (entry, DECL_INITIAL (fun->decl));
       gimple_seq_add_stmt (&seq, entry);
       fn.enter_slot = true;
-      if (!fn.leaf)
-        fn.num_sites = store_slots (fun, fn);
       /* A function whose every call may be inlined early has flat
          counters too, for when it is a leaf by then (context-leaf.cc).
-         With a metric, only a leaf without loops: its inlined bodies
+         With a metric, only one without loops: its inlined bodies
          count flat and take no readings, their time is their caller's
          path's, as a sampler sees an inlined body.  Two time-stamp reads
          cost more than such a body (zstd's MEM_read32, inlined 55 M
@@ -571,9 +569,8 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
          readings (work10's spin: its cycles per context are what the
          mode is for).  */
       bool flat_ok = !(fn.flags & (PP_FN_HASHED | PP_FN_HPT));
-      bool flat = ppgcc_opts.nmetrics
-                      ? fn.leaf && fn.one_path_per_call
-                      : fn.leaf || may_become_leaf_p (fun);
+      bool flat = (fn.leaf || may_become_leaf_p (fun))
+                  && (!ppgcc_opts.nmetrics || fn.one_path_per_call);
       if (flat_ok && flat)
         {
           /* A leaf's calls are then its paths' sum: one counter less in
@@ -581,7 +578,23 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
           if (fn.leaf && fn.one_path_per_call)
             fn.flags |= PP_FN_FLAT_CALLS_FROM_PATHS;
           ppgcc_give_inlined_counts (fn);
+          /* With a metric, its copy out of line takes no readings either:
+             its time is its caller's, as its inlined copies' is (and,
+             when it keeps calls, its callees' are their own).  The
+             readings made it too big to inline (zstd's ZSTD_hash5Ptr:
+             past max-inline-insns-auto, 82 M instructions of a 1 MB
+             compression out of line), and on a body of a few
+             instructions two time-stamp reads measure mostly
+             themselves.  */
+          if (ppgcc_opts.nmetrics)
+            {
+              fn.nmetrics = 0;
+              metric_slots = false;
+            }
         }
+      /* After the above: the slots follow the record's metrics.  */
+      if (!fn.leaf)
+        fn.num_sites = store_slots (fun, fn);
       if (metric_slots)
         {
           /* saved = now - mark; mark = now (context-lower.cc).  */
@@ -697,9 +710,12 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
             continue;
           if (!fn.nmetrics)
             {
-              gsi_insert_before (&gsi, metric_marker (2, NULL_TREE, fn.token,
-                                                      fn.metric_saved),
-                                 GSI_SAME_STMT);
+              gasm *m2 = metric_marker (2, NULL_TREE, fn.token,
+                                        fn.metric_saved);
+              /* In the outermost scope as the entry marker, so that an
+                 inlined copy's exit is found by its scope too.  */
+              gimple_set_block (m2, DECL_INITIAL (fun->decl));
+              gsi_insert_before (&gsi, m2, GSI_SAME_STMT);
               continue;
             }
           tree mark = build4 (ARRAY_REF, u64, ppgcc_metric_mark_var (),

@@ -202,7 +202,11 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
     }
   if (cct)
     fn.flags |= PP_FN_CCT;
-  if (how == COUNT_ARRAY && ppgcc_opts.nmetrics && !fn.no_context)
+  /* Accumulators per path, unless the readings are per call (metric-at=
+     calls): then the function is as a hash-mode one, its entry and
+     returns read the metric into the context's exclusive total.  */
+  if (how == COUNT_ARRAY && ppgcc_opts.nmetrics && !fn.no_context
+      && !ppgcc_opts.metric_at_calls)
     {
       fn.nmetrics = ppgcc_opts.nmetrics;
       if (!cct)

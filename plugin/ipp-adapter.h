@@ -96,6 +96,9 @@ struct ppgcc_options
   /* -fprofile-paths-metric=EVENT[,EVENT]: as given, and how many.  */
   std::string metrics;
   unsigned nmetrics = 0;
+  /* -fprofile-paths-metric-at=calls: readings at entries and returns
+     only, a total per context and none per path (PLDI'97 §4.3).  */
+  bool metric_at_calls = false;
   /* -fprofile-paths-ipp=: interprocedural path segments (ipp/gcc-unit.cc).  */
   enum { IPP_NONE, IPP_INLINE, IPP_CLONE } ipp = IPP_NONE;
   unsigned long long ipp_depth = 1;    /* -fprofile-paths-ipp-depth=K */

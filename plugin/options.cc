@@ -157,6 +157,18 @@ parse_args (struct plugin_name_args *info)
           if (!parse_metrics (val))
             return false;
         }
+      else if (!strcmp (key, "metric-at"))
+        {
+          std::string m = val ? val : "";
+          if (m == "calls" || m == "paths")
+            ppgcc_opts.metric_at_calls = m == "calls";
+          else
+            {
+              error ("ppgcc: %<-fprofile-paths-metric-at=%s%>: not paths or "
+                     "calls", m.c_str ());
+              return false;
+            }
+        }
       else if (!strcmp (key, "ipp"))
         {
           std::string m = val ? val : "";
@@ -277,6 +289,15 @@ ppgcc_read_options (struct plugin_name_args *info)
       error ("ppgcc: %<-fprofile-paths=cct%> and %<-fprofile-paths-metric%> "
              "go with Ball-Larus profiling only (not with ppp, residual or "
              "%<-fprofile-paths-switch%>)");
+      return false;
+    }
+
+  if (ppgcc_opts.metric_at_calls
+      && (!ppgcc_opts.cct || !ppgcc_opts.nmetrics))
+    {
+      error ("ppgcc: %<-fprofile-paths-metric-at=calls%> needs "
+             "%<-fprofile-paths=cct%> and %<-fprofile-paths-metric%>: its "
+             "readings are totals per calling context");
       return false;
     }
 
