@@ -19,14 +19,9 @@
    rare or slow anyway: a miss's lookup, or a metric read by a system
    call or the vDSO).  The stack is realigned for the call into C.  */
 #if defined(__x86_64__) && !defined(__ILP32__)
-	.macro	PRESERVING_CALL name, target
-	.text
-	.globl	\name
-	.hidden	\name
-	.type	\name, @function
-	.p2align 4
-\name:
-	.cfi_startproc
+/* The general registers C code may clobber (but %rax, the result) and
+   %rbp saved, %rbp the frame, the stack aligned for a call into C.  */
+	.macro	SAVE_GENERAL
 	pushq	%rcx
 	pushq	%rdx
 	pushq	%rsi
@@ -41,6 +36,34 @@
 	movq	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
 	andq	$-16, %rsp
+	.endm
+
+/* Their restore from the frame SAVE_GENERAL made.  */
+	.macro	RESTORE_GENERAL
+	movq	%rbp, %rsp
+	.cfi_def_cfa_register %rsp
+	popq	%rbp
+	.cfi_restore %rbp
+	popq	%r11
+	popq	%r10
+	popq	%r9
+	popq	%r8
+	popq	%rdi
+	popq	%rsi
+	popq	%rdx
+	popq	%rcx
+	.cfi_adjust_cfa_offset -72
+	.endm
+
+	.macro	PRESERVING_CALL name, target
+	.text
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+	.p2align 4
+\name:
+	.cfi_startproc
+	SAVE_GENERAL
 	subq	$256, %rsp
 	movups	%xmm0, 0(%rsp)
 	movups	%xmm1, 16(%rsp)
@@ -75,19 +98,7 @@
 	movups	208(%rsp), %xmm13
 	movups	224(%rsp), %xmm14
 	movups	240(%rsp), %xmm15
-	movq	%rbp, %rsp
-	.cfi_def_cfa_register %rsp
-	popq	%rbp
-	.cfi_restore %rbp
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rdi
-	popq	%rsi
-	popq	%rdx
-	popq	%rcx
-	.cfi_adjust_cfa_offset -72
+	RESTORE_GENERAL
 	ret
 	.cfi_endproc
 	.size	\name, .-\name
@@ -97,8 +108,8 @@
 
 /* A missed callee slot: __pp_enter_slot_cached first, which touches no
    vector register (cct.c), with only the general registers saved; when
-   the link cache has no answer, __pp_enter_slot_full_x86 with the
-   arguments as they came.  */
+   the link cache has no answer, __pp_enter_slot_full_x86 with every
+   register as it came.  */
 	.text
 	.globl	__pp_enter_slot_x86
 	.hidden	__pp_enter_slot_x86
@@ -106,53 +117,12 @@
 	.p2align 4
 __pp_enter_slot_x86:
 	.cfi_startproc
-	pushq	%rcx
-	pushq	%rdx
-	pushq	%rsi
-	pushq	%rdi
-	pushq	%r8
-	pushq	%r9
-	pushq	%r10
-	pushq	%r11
-	pushq	%rbp
-	.cfi_adjust_cfa_offset 72
-	.cfi_rel_offset %rbp, 0
-	movq	%rsp, %rbp
-	.cfi_def_cfa_register %rbp
-	andq	$-16, %rsp
+	SAVE_GENERAL
 	call	__pp_enter_slot_cached@PLT
-	movq	%rbp, %rsp
-	.cfi_def_cfa_register %rsp
+	RESTORE_GENERAL
 	testq	%rax, %rax
-	jz	1f
-	popq	%rbp
-	.cfi_remember_state
-	.cfi_restore %rbp
-	popq	%r11
-	popq	%r10
-	popq	%r9
-	popq	%r8
-	popq	%rdi
-	popq	%rsi
-	popq	%rdx
-	popq	%rcx
-	.cfi_adjust_cfa_offset -72
+	jz	__pp_enter_slot_full_x86
 	ret
-	.cfi_restore_state
-1:	/* The arguments back, and the whole save.  */
-	movq	40(%rsp), %rdi
-	movq	48(%rsp), %rsi
-	movq	56(%rsp), %rdx
-	movq	64(%rsp), %rcx
-	movq	32(%rsp), %r8
-	movq	24(%rsp), %r9
-	movq	16(%rsp), %r10
-	movq	8(%rsp), %r11
-	movq	0(%rsp), %rbp
-	addq	$72, %rsp
-	.cfi_adjust_cfa_offset -72
-	.cfi_restore %rbp
-	jmp	__pp_enter_slot_full_x86
 	.cfi_endproc
 	.size	__pp_enter_slot_x86, .-__pp_enter_slot_x86
 	PRESERVING_CALL __pp_metric_path1_x86, __pp_metric_path1
