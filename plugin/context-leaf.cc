@@ -1,4 +1,4 @@
-/* -fprofile-paths=cct without metrics: a function whose calls GCC's early
+/* -fprofile-paths=cct (with one metric too): a function whose calls GCC's early
    inliner took in whole becomes a leaf before GCC weighs it for inlining
    elsewhere.
 

@@ -179,10 +179,13 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
     register_pass (info->base_name, ppgcc_new_lower_entries_pass (),
                    "ehdisp");
   if (ppgcc_opts.mode != PPGCC_MODE_USE && ppgcc_opts.cct
-      && !ppgcc_opts.nmetrics)
+      && ppgcc_opts.nmetrics <= 1)
     {
       /* A function whose calls the early inliner took in whole turns
-         into a leaf before the IPA inliner weighs it.  */
+         into a leaf before the IPA inliner weighs it.  With one metric
+         too: such a function without loops takes no readings
+         (context.cc), and one with readings is left as it is (its
+         markers are asm statements, context-leaf.cc).  */
       register_pass (info->base_name, ppgcc_new_context_leaf_pass (),
                      "einline");
     }
