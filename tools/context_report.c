@@ -102,12 +102,31 @@ known_fn (const pp_context *c, const char *only)
   return 0;
 }
 
+/* Whether METRIC, measured, has figures per path: not when every path's
+   is 0 but some context's exclusive total is not, as when the metric was
+   read at entries and returns only (-fprofile-paths-metric-at=calls) or
+   every function that ran counted its paths in a hash table.  */
+static int
+per_path_figures (const pp_context *c, const ctx_path *all, size_t n,
+                  int metric)
+{
+  for (size_t i = 0; i < n; i++)
+    if (all[i].total)
+      return 1;
+  const ppc_profile *p = &c->prof;
+  for (uint32_t i = 1; i < p->nnodes; i++)
+    if (p->nodes[i].excl[metric])
+      return 0;
+  return 1;
+}
+
 static void
 report_text (pp_context *c, const ctx_path *all, size_t n, int metric,
              const pp_report_options *o)
 {
   const ppc_profile *p = &c->prof;
   int measured = metric >= 0 && pp_context_measured (c, metric);
+  int by_path = measured && per_path_figures (c, all, n, metric);
   uint64_t execs = 0, total = 0;
   uint32_t nfns = 0;
   for (size_t i = 0; i < n; i++)
@@ -128,7 +147,12 @@ report_text (pp_context *c, const ctx_path *all, size_t n, int metric,
     {
       const ppc_metric *mt = &p->metrics[metric];
       printf ("%s: source %s, unit %s", mt->name, mt->source, mt->unit);
-      if (measured)
+      if (measured && !by_path)
+        printf ("; no path has a figure of its own (read at entries and "
+                "returns only, -fprofile-paths-metric-at=calls, or counted "
+                "in hash tables): `ppprof cct --metric %s` gives each "
+                "context's\n", mt->name);
+      else if (measured)
         printf (", total %" PRIu64 "%s\n", total,
                 c->subtract_probes ? " (probes' cost subtracted; exact only "
                                      "for instruction counts, PLDI'97 "
@@ -147,7 +171,7 @@ report_text (pp_context *c, const ctx_path *all, size_t n, int metric,
   for (size_t i = 0; i < n && (o->top <= 0 || (long) i < o->top); i++)
     {
       const ctx_path *q = &all[i];
-      if (metric >= 0 && measured)
+      if (metric >= 0 && by_path)
         printf ("%12" PRIu64 " %6.2f%% %12" PRIu64 " %11.1f", q->total,
                 total ? 100.0 * (double) q->total / (double) total : 0.0,
                 q->count, q->count ? (double) q->total / (double) q->count
@@ -170,6 +194,7 @@ report_json (pp_context *c, const ctx_path *all, size_t n, int metric)
 {
   const ppc_profile *p = &c->prof;
   int measured = metric >= 0 && pp_context_measured (c, metric);
+  int by_path = measured && per_path_figures (c, all, n, metric);
   uint64_t execs = 0, total = 0;
   for (size_t i = 0; i < n; i++)
     {
@@ -188,7 +213,8 @@ report_json (pp_context *c, const ctx_path *all, size_t n, int metric)
       pp_json_string (stdout, mt->source);
       printf (", \"unit\": ");
       pp_json_string (stdout, mt->unit);
-      printf (", \"measured\": %s", measured ? "true" : "false");
+      printf (", \"measured\": %s, \"per_path\": %s",
+              measured ? "true" : "false", by_path ? "true" : "false");
       if (mt->runs < p->runs)
         printf (", \"runs\": %" PRIu64, mt->runs);
       printf ("}");
@@ -206,7 +232,7 @@ report_json (pp_context *c, const ctx_path *all, size_t n, int metric)
       printf (", \"file\": ");
       pp_json_string (stdout, pp_context_fn_file (c, q->fn));
       printf (", \"id\": %" PRIu64 ", \"count\": %" PRIu64, q->id, q->count);
-      if (metric >= 0 && measured)
+      if (metric >= 0 && by_path)
         printf (", \"total\": %" PRIu64 ", \"per_execution\": %.10g",
                 q->total, q->count ? (double) q->total / (double) q->count
                                    : 0.0);
@@ -219,7 +245,7 @@ report_json (pp_context *c, const ctx_path *all, size_t n, int metric)
               q->lines.ends_at_back_edge ? "false" : "true");
     }
   printf ("\n], \"executions\": %" PRIu64 ", \"total\": ", execs);
-  if (measured)
+  if (by_path)
     printf ("%" PRIu64 "}\n", total);
   else
     printf ("null}\n");
