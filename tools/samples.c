@@ -199,9 +199,8 @@ die_name (Dwarf_Die *d)
   return n ? n : "?";
 }
 
-/* The call site of inlined-subroutine entry D: its file and line.  */
-static const char *
-call_site (Dwarf_Die *cu, Dwarf_Die *d, unsigned *line)
+const char *
+pp_samples_call_site (Dwarf_Die *cu, Dwarf_Die *d, unsigned *line)
 {
   Dwarf_Attribute a;
   Dwarf_Word file = 0, l = 0;
@@ -258,7 +257,7 @@ resolve_pc (pp_samples *s, Dwarf *dw, pp_sample_pc *p, const char **fn_file)
   else
     {
       unsigned cl;
-      p->file = pp_samples_intern (s, call_site (&cu, &scopes[outer], &cl));
+      p->file = pp_samples_intern (s, pp_samples_call_site (&cu, &scopes[outer], &cl));
       p->line = cl;
       p->inl_file = pp_samples_intern (s, file);
       p->inl_line = (unsigned) line;

@@ -11,6 +11,8 @@
 
 #include "context.h"
 
+#include <elfutils/libdw.h>
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -86,6 +88,10 @@ void pp_samples_free (pp_samples *s);
 pp_sample_fn *pp_samples_find (pp_samples *s, const char *only);
 /* STR interned in S (one copy per distinct string), or NULL.  */
 const char *pp_samples_intern (pp_samples *s, const char *str);
+/* The call site of inlined-subroutine entry D of compilation unit CU:
+   its file (NULL when unknown) and *LINE.  */
+const char *pp_samples_call_site (Dwarf_Die *cu, Dwarf_Die *d,
+                                  unsigned *line);
 /* F's disassembly (objdump -d) into a malloc'd text, one instruction a
    line; NULL when objdump fails.  */
 char *pp_samples_disassemble (const pp_sample_fn *f);
