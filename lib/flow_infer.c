@@ -44,9 +44,6 @@ enum
 
 #define FI_INF (INT64_MAX / 4)
 
-/* the most nodes the searches may visit in all: about 2 s of CPU here */
-static const long long work_limit = 25000000;
-
 typedef struct
 {
   int to, next; /* head of the arc; the next arc out of its tail */
@@ -142,49 +139,38 @@ heap_pop (fi_heap *h)
 }
 
 /* Routes every node's surplus (EXCESS > 0) to the deficits (< 0) at least
-   cost: from each surplus in turn, Dijkstra to the nearest deficit, only
-   as far as that (the nodes it touched are reset after; a surplus is
-   mostly a few blocks from its deficit, and a search over the whole
-   network each time took 35 s for 20,000 blocks), then the path's
-   bottleneck sent along it.  The potentials keep every residual arc's
-   reduced cost non-negative: the nodes settled before the deficit move
-   by their distance less its.  0, or -1 out of memory or past WORK_LIMIT
-   nodes searched (random CFGs of 20,000 blocks with readings that agree
-   on nothing took 200 M and 12 s; the CFGs of bzip2 and lua take a few
-   thousand each).  */
+   cost.  0, or -1 out of memory.  */
 static int
 route_surplus (fi_net *g, int nodes, int64_t *excess)
 {
   int rc = -1;
   int64_t *pot = calloc ((size_t) nodes, sizeof *pot),
           *dist = malloc ((size_t) nodes * sizeof *dist);
-  int *via = malloc ((size_t) nodes * sizeof *via),
-      *touched = malloc ((size_t) nodes * sizeof *touched);
-  char *done = calloc ((size_t) nodes, 1);
+  int *via = malloc ((size_t) nodes * sizeof *via);
+  char *done = malloc ((size_t) nodes);
   fi_heap h = { 0 };
-  if (!pot || !dist || !via || !touched || !done)
+  if (!pot || !dist || !via || !done)
     goto out;
-  for (int v = 0; v < nodes; v++)
+  for (;;)
     {
-      dist[v] = FI_INF;
-      via[v] = -1;
-    }
-  long long work = 0;
-  for (int s = 0; s < nodes;)
-    {
-      if (work > work_limit)
-        goto out;
-      if (excess[s] <= 0)
-        {
-          s++;
-          continue;
-        }
-      int ntouched = 0, t = -1;
       h.n = 0;
-      dist[s] = 0;
-      touched[ntouched++] = s;
-      if (heap_push (&h, 0, s) != 0)
-        goto out;
+      int any = 0;
+      for (int v = 0; v < nodes; v++)
+        {
+          dist[v] = FI_INF;
+          via[v] = -1;
+          done[v] = 0;
+          if (excess[v] > 0)
+            {
+              dist[v] = 0;
+              any = 1;
+              if (heap_push (&h, 0, v) != 0)
+                goto out;
+            }
+        }
+      if (!any)
+        break;
+      int t = -1;
       while (h.n)
         {
           fi_item it = heap_pop (&h);
@@ -205,8 +191,6 @@ route_surplus (fi_net *g, int nodes, int64_t *excess)
               int64_t d = dist[u] + a->cost + pot[u] - pot[a->to];
               if (d < dist[a->to])
                 {
-                  if (dist[a->to] == FI_INF)
-                    touched[ntouched++] = a->to;
                   dist[a->to] = d;
                   via[a->to] = k;
                   if (heap_push (&h, d, a->to) != 0)
@@ -214,39 +198,31 @@ route_surplus (fi_net *g, int nodes, int64_t *excess)
                 }
             }
         }
-      if (t >= 0)
-        {
-          for (int i = 0; i < ntouched; i++)
-            {
-              int v = touched[i];
-              if (done[v] && dist[v] < dist[t])
-                pot[v] += dist[v] - dist[t];
-            }
-          int64_t delta = excess[s] < -excess[t] ? excess[s] : -excess[t];
-          for (int v = t; v != s; v = g->arc[via[v] ^ 1].to)
-            if (g->arc[via[v]].cap < delta)
-              delta = g->arc[via[v]].cap;
-          for (int v = t; v != s; v = g->arc[via[v] ^ 1].to)
-            {
-              g->arc[via[v]].cap -= delta;
-              g->arc[via[v] ^ 1].cap += delta;
-            }
-          excess[s] -= delta;
-          excess[t] += delta;
-        }
-      work += ntouched;
-      for (int i = 0; i < ntouched; i++)
-        {
-          int v = touched[i];
-          dist[v] = FI_INF;
-          via[v] = -1;
-          done[v] = 0;
-        }
-      /* no deficit reachable: cannot happen (a surplus at out(b) has
-         in(b)'s deficit behind it, and flow only moves surplus along
-         paths with a way back), kept as is */
       if (t < 0)
-        s++;
+        break; /* surplus nothing can take: cannot happen (each surplus
+                  has its own block's deficit behind it), kept as is */
+      /* keep reduced costs non-negative: the nodes settled before T by
+         their distance, the others by T's */
+      for (int v = 0; v < nodes; v++)
+        pot[v] += done[v] && dist[v] < dist[t] ? dist[v] : dist[t];
+      int64_t delta = -excess[t];
+      int s = t;
+      while (via[s] >= 0)
+        {
+          const fi_arc *a = &g->arc[via[s]];
+          if (a->cap < delta)
+            delta = a->cap;
+          s = g->arc[via[s] ^ 1].to;
+        }
+      if (excess[s] < delta)
+        delta = excess[s];
+      for (int v = t; via[v] >= 0; v = g->arc[via[v] ^ 1].to)
+        {
+          g->arc[via[v]].cap -= delta;
+          g->arc[via[v] ^ 1].cap += delta;
+        }
+      excess[s] -= delta;
+      excess[t] += delta;
     }
   rc = 0;
 out:
@@ -254,7 +230,6 @@ out:
   free (pot);
   free (dist);
   free (via);
-  free (touched);
   free (done);
   return rc;
 }

@@ -251,8 +251,6 @@ ppgcc_sample_use (function *fun)
     }
   std::vector<int64_t> count (n), flow (edges.size ());
   basic_block first = single_succ (ENTRY_BLOCK_PTR_FOR_FN (fun));
-  /* out of memory, or a CFG whose solution would take seconds: GCC's
-     guess, as for a function the samples missed */
   if (pp_flow_infer (n, first->index, reading.data (), NULL, edges.size (),
                      edges.data (), count.data (), flow.data ())
       != 0)

@@ -27,8 +27,7 @@ typedef struct
    EDGE[nedges]: every block's count is the sum of its incoming edges'
    (plus the function's entries, for ENTRY) and of its outgoing ones
    (plus its exits).  A block no path from ENTRY reaches counts 0.
-   Returns 0, or -1 out of memory or when the solution would take more
-   than a few seconds (BLOCK and EDGE then hold zeros).  */
+   Returns 0, or -1 out of memory (BLOCK and EDGE then hold zeros).  */
 int pp_flow_infer (int n, int entry, const int64_t *reading,
                    const unsigned char *exits, size_t nedges,
                    const pp_fi_edge *edges, int64_t *block, int64_t *edge);
