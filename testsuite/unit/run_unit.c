@@ -4,7 +4,6 @@
      run_unit TEST           run_unit SUITE:TEST
    (a test's name alone when one suite has a test of that name).  */
 #include "test_core.h"
-#include "test_flow.h"
 #include "test_ipp.h"
 #ifdef HAVE_SPEC_TESTS
 #include "test_spec.h"
@@ -112,7 +111,6 @@ main (int argc, char **argv)
     return 2;
   pp_add_core_tests ();
   pp_add_ipp_tests ();
-  pp_add_flow_tests ();
 #ifdef HAVE_SPEC_TESTS
   pp_add_spec_tests ();
 #endif
