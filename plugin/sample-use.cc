@@ -29,6 +29,24 @@
    again (bzip2 507-515 M against 499 M at -O2); with the line where the
    discriminator is missing and the median per block, as here, 30-36%
    and 50%.
+   Counts by minimum-cost flow instead (POPL'22's profi: the
+   flow-conserving counts closest to the readings, raising costing 10,
+   lowering 20) were measured on three saved training profiles each:
+   bzip2 476.7, 491.6, 496.0 M against 491.3, 481.7, 495.5 M from the
+   bounds below, lua 630.5-632.6 M against 619.4-624.4 M (its
+   luaV_execute 8 M more every time), so not kept.  Where the training
+   build gave a statement's line no instruction (bzip2's `unLo++` in
+   mainQSort3, merged into a block of another line), the flow is free to
+   route around the block, and the partition loop's branches came out
+   99% one way where they go 31% and 43%.  Lua's figure rests on
+   luaV_execute alone: 237 M sampled against 224 M from -fprofile-use's
+   counts and 226 M from the flags without counts, and everything else
+   about even.  Its dispatch costs two instructions more a bytecode
+   (the jump table's base and the state reloaded); and the handlers the
+   samples missed read cold, so GCC neither cloned luaV_tointegerns for
+   them (ipa-cp) nor inlined it.  Whether the second causes the first is
+   not known; a higher floor for unsampled blocks (0.1 sample an
+   instruction) moved lua by 0-3.5 M and bzip2 by about 1 M.
 
    The pass runs right after the CFG is built, before inlining, when
    GCC has just numbered the discriminators as the training build did: a
