@@ -109,10 +109,10 @@ std::vector<tree> ppgcc_no_crossjumping;
    -fprofile-use as without it, as soon as a block is cold; with the
    path profile's exact zero counts a block that did not run is.  DECL
    gets an option set of its own, without -freorder-blocks-and-partition
-   unless PARTITION, without -fcrossjumping unless CROSSJUMP (and with
-   the feedback flag, like the rest of the unit).  */
+   unless PARTITION, without -fcrossjumping and -fgcse unless DISPATCH_OK
+   (and with the feedback flag, like the rest of the unit).  */
 static void
-own_options (tree decl, bool partition, bool crossjump)
+own_options (tree decl, bool partition, bool dispatch_ok)
 {
   tree own = DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl);
   cl_optimization_restore (&global_options, &global_options_set,
@@ -120,8 +120,11 @@ own_options (tree decl, bool partition, bool crossjump)
                                                   : optimization_default_node));
   if (!partition)
     global_options.x_flag_reorder_blocks_and_partition = 0;
-  if (!crossjump)
-    global_options.x_flag_crossjumping = 0;
+  if (!dispatch_ok)
+    {
+      global_options.x_flag_crossjumping = 0;
+      global_options.x_flag_gcse = 0;
+    }
   global_options.x_flag_branch_probabilities = 1;
   DECL_FUNCTION_SPECIFIC_OPTIMIZATION (decl)
       = build_optimization_node (&global_options, &global_options_set);
@@ -209,7 +212,11 @@ public:
        the partitions; sampled counts (not precise) partition nothing, and
        cross-jumping merged lua's duplicated dispatch back (luaV_execute
        with 6 indirect jumps against 106 in a build without counts): the
-       recompile from lua's samples ran 5-7 M instructions more of 620 M.  */
+       recompile from lua's samples ran 5-7 M instructions more of 620 M.
+       Nor global CSE, as GCC's manual advises for computed gotos: with
+       sampled counts its PRE left an address computation in every copy
+       of lua's dispatch (`lea 0x40(%rbx),%rcx`) and the jump table's
+       address out of a register.  */
     for (tree decl : ppgcc_no_crossjumping)
       own_options (decl, true, false);
     ppgcc_no_crossjumping.clear ();

@@ -20,7 +20,7 @@
    GCC's guess.  Trip counts are not known (a loop's header count over
    its preheader's is an estimate): the driver leaves out -funroll-loops
    (driver/options.c).  A sampled function with a computed goto is
-   compiled without cross-jumping (path-opt.cc).
+   compiled without cross-jumping and global CSE (path-opt.cc).
 
    Measured on bzip2 and lua (bench/sampled's training, callgrind
    instructions of the recompile): the line's largest sample count as

@@ -1,5 +1,5 @@
 /* One source line, two blocks told apart by their discriminators: the
-   then-block runs once in 64 iterations, the else-block 63 times.  */
+   then-block runs once in 1024 iterations, the else-block 1023 times.  */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,7 +10,7 @@ skew (unsigned n)
 {
   unsigned s = 0;
   for (unsigned i = 0; i < n; i++)
-    { if ((i & 63) == 0) rare = s; else s = s * 31 + (i ^ (s >> 7)); } /* the line */
+    { if ((i & 1023) == 0) rare = s; else s = s * 31 + (i ^ (s >> 7)); } /* the line */
   return s;
 }
 
