@@ -279,7 +279,10 @@ pp_samples_block_lines (pp_samples *s, pp_sample_fn *f,
          virtual machines the timer's interrupt lands on one instruction
          of a loop every time (linedisc.c's else-block, eight
          instructions: 330 samples of 330 on its second), and leaving
-         it out read the block as never run */
+         it out read the block as never run.  Measured against no
+         instruction left out (bench/sampled, three saved training
+         profiles each): bzip2's recompile 3-17 M instructions fewer,
+         lua's 4-5 M more */
       uint64_t rate = e - b >= 4 && sum > top
                           ? (sum - top) * 1000 / (e - b - 1)
                           : sum * 1000 / (e - b);
