@@ -38,14 +38,12 @@
    build gave a statement's line no instruction (bzip2's `unLo++` in
    mainQSort3, merged into a block of another line), the flow is free to
    route around the block, and the partition loop's branches came out
-   99% one way where they go 31% and 43%.  Lua's figure rests on
-   luaV_execute alone: 237 M sampled against 224 M from -fprofile-use's
-   counts and 226 M from the flags without counts, and everything else
-   about even.  Its dispatch costs two instructions more a bytecode
-   (the jump table's base and the state reloaded); and the handlers the
-   samples missed read cold, so GCC neither cloned luaV_tointegerns for
-   them (ipa-cp) nor inlined it.  Whether the second causes the first is
-   not known; a higher floor for unsampled blocks (0.1 sample an
+   99% one way where they go 31% and 43%.  Lua's shortfall was
+   luaV_execute alone (237 M sampled against 224 M from -fprofile-use's
+   counts): its dispatch cost two instructions more a bytecode, an
+   address computation RTL PRE left in every copy and the jump table's
+   address out of a register; without global CSE for it (path-opt.cc)
+   229 M.  A higher floor for unsampled blocks (0.1 sample an
    instruction) moved lua by 0-3.5 M and bzip2 by about 1 M, and in
    luaV_execute alone half its lowest reading moved lua by 2 M either
    way.
