@@ -375,6 +375,14 @@ add_to (gimple_stmt_iterator *gsi, tree ptr, HOST_WIDE_INT off, tree d)
                     GSI_NEW_STMT);
 }
 
+/* __pp_metric_mark[0].  */
+static tree
+metric_mark ()
+{
+  return build4 (ARRAY_REF, ppgcc_u64_type (), ppgcc_metric_mark_var (),
+                 size_zero_node, NULL_TREE, NULL_TREE);
+}
+
 #if defined(__x86_64__)
 /* Around SLOW: `if (__pp_metric_fast == 0) SLOW` (unlikely), the fast
    arm in the guard's other block, returned (cfg-guard.cc).  */
@@ -389,13 +397,6 @@ fast_arm (gimple *slow)
   ppgcc_guard_branch (g, EQ_EXPR, f, integer_zero_node,
                       profile_probability::very_unlikely ());
   return g;
-}
-
-static tree
-metric_mark ()
-{
-  return build4 (ARRAY_REF, ppgcc_u64_type (), ppgcc_metric_mark_var (),
-                 size_zero_node, NULL_TREE, NULL_TREE);
 }
 
 /* At GSI: *M = __pp_metric_mark[0], then the TSC, returned.  The asm
@@ -429,8 +430,93 @@ read_tsc (gimple_stmt_iterator *gsi, tree *m)
   gsi_insert_after (gsi, a, GSI_NEW_STMT);
   return now;
 }
+
+/* After GSI: a copy of V that GCC cannot see through (an empty asm), so
+   that `acc += now - m` stays a subtraction and an add to memory (GCC's
+   reassociation made it a load, two operations and a store).  */
+static tree
+opaque (gimple_stmt_iterator *gsi, tree v)
+{
+  tree r = make_ssa_name (TREE_TYPE (v));
+  vec<tree, va_gc> *inputs = NULL, *outputs = NULL;
+  vec_safe_push (outputs,
+                 build_tree_list (build_tree_list (NULL_TREE,
+                                                   build_string (3, "=r")),
+                                  r));
+  vec_safe_push (inputs, build_tree_list (build_tree_list (NULL_TREE,
+                                                           build_string (2,
+                                                                         "0")),
+                                          v));
+  gasm *a = gimple_build_asm_vec ("", inputs, outputs, NULL, NULL);
+  SSA_NAME_DEF_STMT (r) = a;
+  gsi_insert_after (gsi, a, GSI_NEW_STMT);
+  return r;
+}
 #endif
 
+/* IDX as R + *C: an index `r + C` (the count's offset in the path
+   register, 64 bits wide, so the sum wraps as sizetype does) gives C * 8
+   to the accumulator's displacement; else the sum stays a register of its
+   own, one `lea` more at each of lua's dispatches (and the slow arm's
+   argument kept it alive above the test).  */
+static tree
+split_index (tree idx, HOST_WIDE_INT *c)
+{
+  *c = 0;
+  if (TREE_CODE (idx) == SSA_NAME
+      && TYPE_PRECISION (TREE_TYPE (idx)) == TYPE_PRECISION (sizetype))
+    if (gassign *d = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (idx)))
+      if (gimple_assign_rhs_code (d) == PLUS_EXPR
+          && TREE_CODE (gimple_assign_rhs1 (d)) == SSA_NAME
+          && TREE_CODE (gimple_assign_rhs2 (d)) == INTEGER_CST
+          && tree_fits_shwi_p (gimple_assign_rhs2 (d))
+          && IN_RANGE (tree_to_shwi (gimple_assign_rhs2 (d)),
+                       -((HOST_WIDE_INT) 1 << 28), (HOST_WIDE_INT) 1 << 28))
+        {
+          *c = tree_to_shwi (gimple_assign_rhs2 (d));
+          return gimple_assign_rhs1 (d);
+        }
+  return idx;
+}
+
+/* The address of the accumulators' array shifted by C entries, after
+   GSI: TOK + WHERE + C * 8 for a record's own, WHERE + C * 8 for a flat
+   array's.  */
+static tree
+accumulators_at (gimple_stmt_iterator *gsi, tree tok, tree where,
+                 HOST_WIDE_INT c)
+{
+  if (TREE_CODE (where) == INTEGER_CST)
+    return emit (gsi, ptr_u64 (), POINTER_PLUS_EXPR, tok,
+                 size_binop (PLUS_EXPR, fold_convert (sizetype, where),
+                             size_int (c * 8)));
+  if (!c)
+    return unshare_expr (where);
+  return emit (gsi, ptr_u64 (), POINTER_PLUS_EXPR, unshare_expr (where),
+               size_int (c * 8));
+}
+
+/* A one-metric path end's accumulator, after GSI: from its marker's
+   (context.cc) index IDX, token TOK and WHERE, the byte offset of the
+   record's own accumulators from TOK, or the flat array's address.  */
+static tree
+accumulator (gimple_stmt_iterator *gsi, tree idx, tree tok, tree where)
+{
+  HOST_WIDE_INT c;
+  idx = split_index (idx, &c);
+  tree i = emit (gsi, sizetype, NOP_EXPR, idx);
+  tree off = emit (gsi, sizetype, MULT_EXPR, i, size_int (8));
+  if (TREE_CODE (where) == INTEGER_CST)
+    return emit (gsi, ptr_u64 (), POINTER_PLUS_EXPR, tok,
+                 emit (gsi, sizetype, PLUS_EXPR, off,
+                       size_binop (PLUS_EXPR, fold_convert (sizetype, where),
+                                   size_int (c * 8))));
+  if (c)
+    off = emit (gsi, sizetype, PLUS_EXPR, off, size_int (c * 8));
+  return emit (gsi, ptr_u64 (), POINTER_PLUS_EXPR, unshare_expr (where), off);
+}
+
+#if defined(__x86_64__)
 /* CALL, a one-metric probe, as `if (__pp_metric_fast == 0) SLOW`, SLOW
    the preserving call of TRAMPOLINE defining LHS (or nothing); the other
    arm reads the mark into *M and then the TSC, returned, *GSI after it.
@@ -450,36 +536,85 @@ tsc_arm (gcall *call, const char *trampoline, tree lhs, ppgcc_guard *g,
   *gsi = gsi_start_bb (g->other);
   return read_tsc (gsi, m);
 }
+#endif
 
-/* A one-metric path end, __pp_metric_path1 (acc, tok) (context.cc): on
-   x86-64 rt_abi.h's inline form,
+/* A one-metric path end, __pp_metric_path1 (idx, tok, where) until here
+   (context.cc): on x86-64 rt_abi.h's inline form,
      if (__pp_metric_fast)
-       { m = __pp_metric_mark[0]; now = rdtsc;
-         acc[0] += now - m; tok[PP_CCT_EXCL (0)] += now - m;
-         __pp_metric_mark[0] = now; }
+       { m = __pp_metric_mark[0]; now = rdtsc; __pp_metric_mark[0] = now;
+         acc[idx] += now - m;
+         tok[PP_CCT_EXCL (0)] += now - m;  (a flat function's only) }
      else
-       __pp_metric_path1 (acc, tok);   (a preserving call)
-   elsewhere the call.  Measured on bzip2 (1 MB, -9): 18.6 M path ends at
-   about 75 instructions each through the call.  */
+       __pp_metric_path1_at (idx, tok, acc);   (a preserving call)
+   elsewhere __pp_metric_path1 (&acc[idx], tok).  The inline arm forms
+   the accumulator's address alone (an addressing mode of the token's
+   register; the slow arm hands the runtime the index and the array, so
+   that GCC has no address to share between the arms and hoist above the
+   test).  A record's exclusive total is the sum of its paths' (the
+   runtime adds them up when it writes the profile), so the path end of
+   a function with a record of its own adds to its accumulator only.
+   Measured on bzip2 (1 MB, -9): 18.6 M path ends at about 75
+   instructions each through the call; inline, 14 with the exclusive
+   total, the TSC's copy and the address apart, 10 without.  */
 static void
 lower_metric_path (gcall *call)
 {
+  tree idx = gimple_call_arg (call, 0), tok = gimple_call_arg (call, 1);
+  tree where = gimple_call_arg (call, 2);
 #if defined(__x86_64__)
-  if (TYPE_PRECISION (ptr_type_node) != 64)
-    return;
-  tree acc = gimple_call_arg (call, 0), tok = gimple_call_arg (call, 1);
-  ppgcc_guard g;
-  gimple_stmt_iterator gsi;
-  tree m;
-  tree now = tsc_arm (call, "__pp_metric_path1_x86", NULL_TREE, &g, &gsi, &m);
-  tree d = emit (&gsi, ppgcc_u64_type (), MINUS_EXPR, now, m);
-  add_to (&gsi, acc, 0, d);
-  add_to (&gsi, tok, 8 * PP_CCT_EXCL (0), d);
-  gsi_insert_after (&gsi, gimple_build_assign (metric_mark (), now),
-                    GSI_NEW_STMT);
-#else
-  (void) call;
+  if (TYPE_PRECISION (ptr_type_node) == 64)
+    {
+      /* The slow arm's arguments, made before the guard splits the block
+         (the index as 64 bits: the trampoline takes whole registers).  */
+      gimple_seq seq = NULL;
+      gimple_stmt_iterator ss = gsi_last (seq);
+      HOST_WIDE_INT c;
+      tree r = split_index (idx, &c);
+      tree idx64 = emit (&ss, ppgcc_u64_type (), NOP_EXPR, r);
+      tree base = accumulators_at (&ss, tok, where, c);
+      gcall *at = gimple_build_call (ppgcc_metric_path1_decl (), 3, idx64,
+                                     tok, base);
+      gimple_set_location (at, gimple_location (call));
+      gimple_set_block (at, gimple_block (call));
+      gimple_seq_add_stmt (&seq, at);
+      gimple_stmt_iterator c2 = gsi_for_stmt (call);
+      gimple_move_vops (at, call);
+      gsi_replace_with_seq (&c2, seq, true);
+      ppgcc_guard g;
+      gimple_stmt_iterator gsi;
+      tree m;
+      tree now = tsc_arm (at, "__pp_metric_path1_at_x86", NULL_TREE, &g,
+                          &gsi, &m);
+      /* The slow arm's arguments into its own block.  */
+      gimple_stmt_iterator sg = gsi_after_labels (g.stmt_bb);
+      for (tree v : { base, idx64 })
+        if (TREE_CODE (v) == SSA_NAME)
+          {
+            gimple *def = SSA_NAME_DEF_STMT (v);
+            gimple_stmt_iterator dg = gsi_for_stmt (def);
+            gsi_move_before (&dg, &sg);
+            sg = gsi_for_stmt (def);
+          }
+      gsi_insert_after (&gsi, gimple_build_assign (metric_mark (), now),
+                        GSI_NEW_STMT);
+      tree d = opaque (&gsi, emit (&gsi, ppgcc_u64_type (), MINUS_EXPR, now,
+                                   m));
+      add_to (&gsi, accumulator (&gsi, idx, tok, where), 0, d);
+      if (TREE_CODE (where) != INTEGER_CST)
+        add_to (&gsi, tok, 8 * PP_CCT_EXCL (0), d);
+      return;
+    }
 #endif
+  gimple_seq seq = NULL;
+  gimple_stmt_iterator ss = gsi_last (seq);
+  tree acc = accumulator (&ss, idx, tok, where);
+  gcall *c = gimple_build_call (ppgcc_metric_path1_decl (), 2, acc, tok);
+  gimple_set_location (c, gimple_location (call));
+  gimple_set_block (c, gimple_block (call));
+  gimple_seq_add_stmt (&seq, c);
+  gimple_stmt_iterator cg = gsi_for_stmt (call);
+  gimple_move_vops (c, call);
+  gsi_replace_with_seq (&cg, seq, true);
 }
 
 /* A metric leaf's entry, saved = __pp_metric_enter1 () (context.cc): on
@@ -504,9 +639,9 @@ lower_metric_enter (gcall *call)
   tree m;
   tree now = tsc_arm (call, "__pp_metric_enter1_x86", slow_saved, &g, &gsi,
                       &m);
-  tree fast_saved = emit (&gsi, ppgcc_u64_type (), MINUS_EXPR, now, m);
   gsi_insert_after (&gsi, gimple_build_assign (metric_mark (), now),
                     GSI_NEW_STMT);
+  tree fast_saved = emit (&gsi, ppgcc_u64_type (), MINUS_EXPR, now, m);
   gphi *phi = create_phi_node (saved, g.join);
   add_phi_arg (phi, fast_saved, g.other_out, UNKNOWN_LOCATION);
   add_phi_arg (phi, slow_saved, g.stmt_out, UNKNOWN_LOCATION);
@@ -567,11 +702,31 @@ lower_entries (function *fun)
   tree path1 = ppgcc_metric_path1_decl ();
   tree enter1 = ppgcc_metric_enter1_decl ();
   auto_vec<gcall *> calls, metric_ends, metric_entries, metric_exits;
+  bool gave_back = false;
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
-      if (ppgcc_entry_marker_p (gsi_stmt (gsi)))
+      if (tree saved = ppgcc_metric_give_back (gsi_stmt (gsi)))
+        {
+          /* A return's mark -= saved (context.cc), in place: the path end
+             before it, lowered below, keeps its order (both touch the
+             mark).  */
+          tree u64 = ppgcc_u64_type ();
+          gimple *marker = gsi_stmt (gsi);
+          gimple_seq seq = NULL;
+          gimple_stmt_iterator ss = gsi_last (seq);
+          tree m = make_ssa_name (u64);
+          gsi_insert_after (&ss, gimple_build_assign (m, metric_mark ()),
+                            GSI_NEW_STMT);
+          tree m1 = emit (&ss, u64, MINUS_EXPR, m, saved);
+          gsi_insert_after (&ss, gimple_build_assign (metric_mark (), m1),
+                            GSI_NEW_STMT);
+          unlink_stmt_vdef (marker);
+          gsi_replace_with_seq (&gsi, seq, true);
+          gave_back = true;
+        }
+      else if (ppgcc_entry_marker_p (gsi_stmt (gsi)))
         calls.safe_push (marker_call (&gsi, enter, leaf_marker));
       else if (gcall *mc = ppgcc_metric_marker_call (gsi_stmt (gsi)))
         {
@@ -591,7 +746,12 @@ lower_entries (function *fun)
           calls.safe_push (c);
   if (calls.is_empty () && metric_ends.is_empty ()
       && metric_entries.is_empty () && metric_exits.is_empty ())
-    return 0;
+    {
+      if (!gave_back)
+        return 0;
+      mark_virtual_operands_for_renaming (fun);
+      return TODO_update_ssa_only_virtuals;
+    }
   /* The leaves' bodies inlined here that count flat, by the scope the
      inliner made for each: with a metric, their readings go (context.cc,
      ppgcc_context_entry): no path end is measured, the entry's saved

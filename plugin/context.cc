@@ -181,10 +181,11 @@ ppgcc_entry_marker_p (const gimple *stmt)
    stay after the path end's marker).  Each becomes its call in the
    lowering, then the inline form: saved = __pp_metric_enter1 (),
    __pp_metric_path1 (acc, tok), __pp_metric_exit1 (tok, saved).  */
-static const char *const metric_marker_asm[3] = {
+static const char *const metric_marker_asm[4] = {
   ".error \"ppgcc: a metric entry was not lowered\"",
   ".error \"ppgcc: a metric path end was not lowered\"",
   ".error \"ppgcc: a metric exit was not lowered\"",
+  ".error \"ppgcc: a metric return was not lowered\"",
 };
 
 static tree
@@ -196,9 +197,10 @@ metric_marker_decl (int kind)
 }
 
 /* The marker of KIND (0 entry, 1 path end, 2 exit) defining LHS (entry)
-   from A and B (path end, exit).  */
+   from A, B and C (path end: index, token, accumulators; exit: token,
+   saved).  */
 static gasm *
-metric_marker (int kind, tree lhs, tree a, tree b)
+metric_marker (int kind, tree lhs, tree a, tree b, tree c = NULL_TREE)
 {
   vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
   if (lhs)
@@ -207,6 +209,8 @@ metric_marker (int kind, tree lhs, tree a, tree b)
     push_operand (&inputs, "X", a);
   if (b)
     push_operand (&inputs, "X", b);
+  if (c)
+    push_operand (&inputs, "X", c);
   vec_safe_push (clobbers, build_tree_list (NULL_TREE,
                                             build_string (7, "memory")));
   gasm *g = gimple_build_asm_vec (metric_marker_asm[kind], inputs, outputs,
@@ -240,6 +244,16 @@ ppgcc_metric_marker_call (const gimple *stmt)
         return c;
       }
   return NULL;
+}
+
+tree
+ppgcc_metric_give_back (const gimple *stmt)
+{
+  const gasm *a = dyn_cast<const gasm *> (stmt);
+  if (!a || gimple_asm_ninputs (a) != 1
+      || strcmp (gimple_asm_string (a), metric_marker_asm[3]))
+    return NULL_TREE;
+  return TREE_VALUE (gimple_asm_input_op (a, 0));
 }
 
 /* The call a leaf's marker is lowered through (context-lower.cc).  The
@@ -655,6 +669,22 @@ ppgcc_context_entry (function *fun, ppgcc_fn &fn)
 void
 ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn)
 {
+  /* One metric: the marker takes the path's index, the token and where
+     the accumulators are (the offset of the record's own after its
+     counters, or the flat array's address), so that the lowering forms
+     the accumulator's address in each arm (an addressing mode of the
+     token on the inline one) and GCC's inliner weighs one statement per
+     path end, not four.  */
+  if (fn.nmetrics == 1)
+    {
+      bool own = TREE_CODE (fn.metric_base) != ADDR_EXPR;
+      tree where = own ? size_int (fn.num_paths * 8)
+                       : unshare_expr (fn.metric_base);
+      gasm *m1 = metric_marker (1, NULL_TREE, index, fn.token, where);
+      gimple_set_block (m1, DECL_INITIAL (fn.decl));
+      gimple_seq_add_stmt (seq, m1);
+      return;
+    }
   tree off = create_tmp_reg (sizetype, "pp_off");
   tree idx = create_tmp_reg (sizetype, "pp_idx");
   gimple_seq_add_stmt (seq, gimple_build_assign (idx, NOP_EXPR, index));
@@ -664,19 +694,10 @@ ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn)
   gimple_seq_add_stmt (seq, gimple_build_assign (acc, POINTER_PLUS_EXPR,
                                                  unshare_expr (fn.metric_base),
                                                  off));
-  /* One metric: the inline form once lowered (rt_abi.h), which needs the
-     token for the record's exclusive total.  */
-  if (fn.nmetrics == 1)
-    {
-      gasm *m1 = metric_marker (1, NULL_TREE, acc, fn.token);
-      gimple_set_block (m1, DECL_INITIAL (fn.decl));
-      gimple_seq_add_stmt (seq, m1);
-    }
-  else
-    gimple_seq_add_stmt (seq,
-                         gimple_build_call (ppgcc_metric_path_decl (), 2, acc,
-                                            build_int_cst (unsigned_type_node,
-                                                           fn.nmetrics)));
+  gimple_seq_add_stmt (seq,
+                       gimple_build_call (ppgcc_metric_path_decl (), 2, acc,
+                                          build_int_cst (unsigned_type_node,
+                                                         fn.nmetrics)));
 }
 
 void
@@ -699,7 +720,6 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
          just set the mark to now (rt_abi.h).  A function without metric
          accumulators (hash mode) has no such path end: its exit reads
          the metric, __pp_metric_exit1 (tok, saved) until lowered.  */
-      tree u64 = ppgcc_u64_type ();
       edge e;
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, EXIT_BLOCK_PTR_FOR_FN (fun)->preds)
@@ -718,17 +738,13 @@ ppgcc_context_exits (function *fun, const ppgcc_fn &fn)
               gsi_insert_before (&gsi, m2, GSI_SAME_STMT);
               continue;
             }
-          tree mark = build4 (ARRAY_REF, u64, ppgcc_metric_mark_var (),
-                              size_zero_node, NULL_TREE, NULL_TREE);
-          tree m = create_tmp_reg (u64, "pp_mark");
-          tree m1 = create_tmp_reg (u64, "pp_mark");
-          gimple_seq seq = NULL;
-          gimple_seq_add_stmt (&seq, gimple_build_assign (m, mark));
-          gimple_seq_add_stmt (&seq, gimple_build_assign (m1, MINUS_EXPR, m,
-                                                          fn.metric_saved));
-          gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (mark),
-                                                          m1));
-          gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+          /* mark -= saved, one statement until the lowering (GCC's
+             inliner weighed the load, subtraction and store as three:
+             lua's luaV_mod stayed out of line).  */
+          gasm *m3 = metric_marker (3, NULL_TREE, fn.metric_saved,
+                                    NULL_TREE);
+          gimple_set_block (m3, DECL_INITIAL (fun->decl));
+          gsi_insert_before (&gsi, m3, GSI_SAME_STMT);
         }
     }
   if (fn.leaf)

@@ -217,6 +217,9 @@ tree ppgcc_metric_exit1_decl ();
 /* STMT, a one-metric probe's marker (context.cc), as the call the
    lowering expands; NULL for any other statement.  */
 gcall *ppgcc_metric_marker_call (const gimple *stmt);
+/* A one-metric return's marker (mark -= saved until the lowering): its
+   saved share, else NULL_TREE.  */
+tree ppgcc_metric_give_back (const gimple *stmt);
 void ppgcc_note_inlined_counts (tree desc, tree counts, bool no_calls);
 bool ppgcc_has_inlined_counts (tree desc);
 /* The context probes' trees GCC's collector must keep.  */

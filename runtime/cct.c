@@ -822,7 +822,11 @@ metric_path (uint64_t *acc, uint32_t nmetrics, uint64_t *tok)
         r = NULL;
     }
   /* §3.1: the path's metric is what changed since it started, less what
-     its callees took (their exits moved the mark on by it).  */
+     its callees took (their exits moved the mark on by it).  A record's
+     own accumulators add up to its exclusive total when it is written
+     (cct_dump.c); a flat function's are shared by its records.  */
+  if (r && acc >= r->slots && acc < r->slots + r->nslots)
+    r = NULL;
   for (uint32_t m = 0; m < n; m++)
     {
       uint64_t d = unclaimed (t, m, now);
@@ -846,6 +850,15 @@ __pp_metric_path1 (uint64_t *acc, uint64_t *tok)
 {
   PROBE_FRAME_HERE ();
   metric_path (acc, 1, tok);
+}
+
+/* The same when the inline one is not taken (x86-64, through
+   __pp_metric_path1_at_x86): path IDX's accumulator in ACC.  */
+PROBE_FRAME void
+__pp_metric_path1_at (uint64_t idx, uint64_t *tok, uint64_t *acc)
+{
+  PROBE_FRAME_HERE ();
+  metric_path (acc + idx, 1, tok);
 }
 
 /* A one-metric function's entry when the inline one is not taken
@@ -886,17 +899,15 @@ __pp_metric_exit1 (uint64_t *tok, uint64_t saved)
 }
 
 /* The inline path end of rt_abi.h, as plugin/context-lower.cc emits it
-   (calibrate measures it).  */
+   for a record's own accumulator (calibrate measures it).  */
 static inline void
-inline_path_end (uint64_t *acc, uint64_t *tok)
+inline_path_end (uint64_t *acc)
 {
   uint64_t m = __pp_metric_mark[0];
   __asm__ volatile ("" : : "r" (m));
   uint64_t now = pp_tsc ();
-  uint64_t d = now - m;
-  acc[0] += d;
-  tok[PP_CCT_EXCL (0)] += d;
   __pp_metric_mark[0] = now;
+  acc[0] += now - m;
 }
 
 /* A one-metric function's inline entry and exit with the TSC (rt_abi.h:
@@ -996,7 +1007,7 @@ calibrate (void)
       __pp_metric_read (&t, a);
       if (__pp_metric_fast)
         for (int k = 0; k < CAL_PAIRS; k++)
-          inline_path_end (tok + 1, tok);
+          inline_path_end (tok + 1);
       else
         for (int k = 0; k < CAL_PAIRS; k++)
           __pp_metric_path (tok + 1, n);

@@ -578,8 +578,10 @@ add_paths (struct builder *b, uint32_t n, struct cct_rec *r,
   uint32_t nm = r->nmet < b->p.nmetrics ? r->nmet : b->p.nmetrics;
   const uint64_t *counts = r->slots, *acc = r->acc_lo;
   uint64_t npaths = r->npaths;
+  int own = 1;
   if (!(d->flags & PP_FN_CCT))
     {
+      own = 0;
       if (de->flat_done || !d->counters)
         return 0;
       de->flat_done = 1;
@@ -602,6 +604,13 @@ add_paths (struct builder *b, uint32_t n, struct cct_rec *r,
       if (add_path (b, n, i, counts[i], nm ? acc + i * d->nmetrics : NULL,
                     nm) < 0)
         return -1;
+      /* A record's own accumulators are its exclusive total, less what
+         no path end claimed (r->excl): the path ends add to them alone
+         (rt_abi.h).  */
+      if (own)
+        for (uint32_t m = 0; m < nm; m++)
+          b->p.nodes[n].excl[m] = pp_add_sat (b->p.nodes[n].excl[m],
+                                              acc[i * d->nmetrics + m]);
       if (z)
         {
           if (z->n == z->cap

@@ -5,8 +5,8 @@
    so every other register but the flags is preserved here.
      __pp_enter_slot_x86    __pp_enter_slot: a missed callee-slot check
                             (__pp_enter_slot_cached first, below)
-     __pp_metric_path1_x86  __pp_metric_path1: a one-metric path end
-                            when the metric is not the TSC
+     __pp_metric_path1_at_x86  __pp_metric_path1_at: a one-metric path
+                            end when the metric is not the TSC
      __pp_metric_enter1_x86 __pp_metric_enter1: a one-metric function's
                             entry, likewise
      __pp_metric_exit1_x86  __pp_metric_exit1: the exit of one without
@@ -125,7 +125,7 @@ __pp_enter_slot_x86:
 	ret
 	.cfi_endproc
 	.size	__pp_enter_slot_x86, .-__pp_enter_slot_x86
-	PRESERVING_CALL __pp_metric_path1_x86, __pp_metric_path1
+	PRESERVING_CALL __pp_metric_path1_at_x86, __pp_metric_path1_at
 	PRESERVING_CALL __pp_metric_enter1_x86, __pp_metric_enter1
 	PRESERVING_CALL __pp_metric_exit1_x86, __pp_metric_exit1
 #endif

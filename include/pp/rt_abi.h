@@ -277,9 +277,14 @@ void __pp_metric_path (uint64_t *acc, uint32_t nmetrics);
 /* The accounting behind __pp_metric_path, which a one-metric function's
    path end does inline (plugin/context-lower.cc) when __pp_metric_fast
    says the program's one metric is the TSC:
-     now = rdtsc (); d = now - __pp_metric_mark[0];
-     acc[0] += d; tok[PP_CCT_EXCL (0)] += d; __pp_metric_mark[0] = now;
-   and otherwise calls __pp_metric_path (acc, 1).  __pp_metric_mark is
+     m = __pp_metric_mark[0]; now = rdtsc (); __pp_metric_mark[0] = now;
+     acc[id] += now - m;
+   and, for a flat function (whose accumulators its records share),
+   tok[PP_CCT_EXCL (0)] += now - m; otherwise it calls
+   __pp_metric_path1_at (id, tok, acc) (x86-64; elsewhere
+   __pp_metric_path1 (&acc[id], tok)).  A record's exclusive totals are
+   its PP_CCT_EXCL words plus its own accumulators, added up when the
+   profile is written (runtime/cct_dump.c).  __pp_metric_mark is
    the thread's reading when its current path started, less what the
    path had taken before its calls (§3.1's carry, folded in: an entry
    saves now - mark and sets mark = now, the exit sets mark = now -
@@ -293,6 +298,7 @@ extern int __pp_metric_fast;
 /* Until the lowering: a one-metric path end, __pp_metric_path (acc, 1)
    with the token for the inline form.  Defined by the runtime too.  */
 void __pp_metric_path1 (uint64_t *acc, uint64_t *tok);
+void __pp_metric_path1_at (uint64_t id, uint64_t *tok, uint64_t *acc);
 /* With one metric, a cct function enters by its callee slot as without
    metrics (and a function with calls stores its slots and restores
    __pp_slot at its returns likewise), then
