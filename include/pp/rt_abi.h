@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 10u
+#define PP_ABI_VERSION 11u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* paths not counted per context: in the hash
