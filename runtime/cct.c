@@ -271,11 +271,26 @@ child_keyed (struct cct_thread *t, struct cct_rec *parent, void *site,
   return e;
 }
 
+/* The thread's link cache first (the callee slots' misses use it too):
+   a flat-metric build enters every function under the root, whose list
+   holds one link per function, and the parent's one-entry cache missed
+   whenever two functions took turns (lua's flat-metric run spent 86% of
+   its time in this list, 40 G instructions against 1.6 G with contexts).  */
 static struct cct_edge *
 child (struct cct_thread *t, struct cct_rec *parent, void *site,
        struct __pp_fn_desc *fn, int tree)
 {
-  return child_keyed (t, parent, site, site, site, fn, tree);
+  struct cct_link_cache *c
+      = &t->links[((uintptr_t) parent >> 6 ^ (uintptr_t) site >> 2
+                   ^ (uintptr_t) fn >> 4)
+                  & (CCT_LINK_CACHE - 1)];
+  struct cct_edge *e = c->edge;
+  if (e && c->parent == parent && e->site == site && e->fn == fn)
+    return e;
+  e = child_keyed (t, parent, site, site, site, fn, tree);
+  c->parent = parent;
+  c->edge = e;
+  return e;
 }
 
 /* ------------------------------------------------------- shadow stack */
