@@ -826,6 +826,15 @@ lower_entries (function *fun)
     }
   free_dominance_info (CDI_DOMINATORS);
   mark_virtual_operands_for_renaming (fun);
+  if (!metric_ends.is_empty () || !metric_entries.is_empty ()
+      || !metric_exits.is_empty ())
+    {
+      /* The readings' vops first: the copy renames what it copies.  */
+      update_ssa (TODO_update_ssa_only_virtuals);
+      if (ppgcc_version_on_metric_source (fun))
+        return TODO_update_ssa | TODO_cleanup_cfg;
+      return TODO_cleanup_cfg;
+    }
   return TODO_update_ssa_only_virtuals | TODO_cleanup_cfg;
 }
 

@@ -220,6 +220,10 @@ gcall *ppgcc_metric_marker_call (const gimple *stmt);
 /* A one-metric return's marker (mark -= saved until the lowering): its
    saved share, else NULL_TREE.  */
 tree ppgcc_metric_give_back (const gimple *stmt);
+/* FUN, its readings lowered behind __pp_metric_fast, as two copies of
+   its body chosen at entry, each reading's test folded in each
+   (context-version.cc); false where the body cannot be copied.  */
+bool ppgcc_version_on_metric_source (function *fun);
 void ppgcc_note_inlined_counts (tree desc, tree counts, bool no_calls);
 bool ppgcc_has_inlined_counts (tree desc);
 /* The context probes' trees GCC's collector must keep.  */
