@@ -1091,6 +1091,41 @@ test_numbers_round_trip (void)
   free (buf);
 }
 
+/* Every byte value in a string field: escaped as the format says
+   (doc/ppc-format.md) and read back as it was, a NUL included.  */
+static void
+test_all_bytes (void)
+{
+  ppc_profile p;
+  init_profile (&p, 1, 1);
+  uint32_t f = add_fn (&p, "f", 1, "m");
+  char meta[512];
+  for (int i = 0; i < 512; i++)
+    meta[i] = (char) (i & 255);
+  free (p.fns[f].meta);
+  p.fns[f].meta = malloc (sizeof meta + 1);
+  memcpy (p.fns[f].meta, meta, sizeof meta);
+  p.fns[f].meta[sizeof meta] = 0;
+  p.fns[f].meta_len = sizeof meta;
+  size_t len;
+  char *buf = encode (&p, &len);
+  CU_ASSERT_FATAL (buf != NULL);
+  static const char *const want[] = {
+    "\\x00\\x01", "\\x08\\t\\n\\x0b\\x0c\\r\\x0e", " !\\\"#",
+    "[\\\\]", "}~\\x7f\\x80", "\\xfe\\xff\\x00"
+  };
+  for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+    CU_ASSERT_PTR_NOT_NULL (memmem (buf, len, want[k], strlen (want[k])));
+  ppc_profile q;
+  const char *why;
+  CU_ASSERT_EQUAL_FATAL (ppc_decode (buf, len, &q, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].meta_len, sizeof meta);
+  CU_ASSERT_EQUAL (memcmp (q.fns[0].meta, meta, sizeof meta), 0);
+  ppc_free (&q);
+  ppc_free (&p);
+  free (buf);
+}
+
 /* Versions 1 and 2 are sealed with FNV-1a, version 3 with
    pp_sum64_lanes (test_ppd.c checks that one against its definition):
    each file is read with its own version's checksum, never the other.  */
@@ -1307,4 +1342,5 @@ pp_add_ppc_tests (void)
   CU_add_test (s, "objects of the call sites", test_objects);
   CU_add_test (s, "the checksum by format version", test_checksum_by_version);
   CU_add_test (s, "numbers of every digit count", test_numbers_round_trip);
+  CU_add_test (s, "strings: every byte value", test_all_bytes);
 }
