@@ -1146,9 +1146,10 @@ cct_zero (void)
     zero_tree (t->root);
 }
 
-/* After a write: what it wrote zeroed, as cct_zero does, but of the
-   slots of records without metric accumulators only the counters D
-   lists (the rest were zero when written).  The inlined bodies' arrays
+/* After a write: what it wrote zeroed, as cct_zero does, but of a
+   PP_FN_CCT record's slots only the counters and accumulators D lists
+   (the rest were zero when written: a path end adds to its accumulator
+   and its count together).  The inlined bodies' arrays
    are not read again: inlined_counts (1) has just taken them, and what
    other threads add meanwhile is for the next dump.  */
 static void
@@ -1159,7 +1160,7 @@ zero_written (const struct cct_dumped *d)
       {
         r->calls = r->recursive = r->back_calls = 0;
         memset (r->excl, 0, sizeof r->excl);
-        if (r->nslots != r->npaths || !(r->fn && (r->fn->flags & PP_FN_CCT)))
+        if (!(r->fn && (r->fn->flags & PP_FN_CCT)))
           memset (r->slots, 0, r->nslots * sizeof *r->slots);
         if (r->fn && !(r->fn->flags & PP_FN_CCT) && r->acc_lo)
           memset (r->acc_lo, 0, (size_t) (r->acc_hi - r->acc_lo) * 8);

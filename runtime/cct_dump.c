@@ -590,11 +590,10 @@ add_paths (struct builder *b, uint32_t n, struct cct_rec *r,
       if (!d->metrics)
         nm = 0;
     }
-  /* The counters to zero once written, when the record has nothing else
-     in its slots (cct.h, struct cct_dumped).  */
-  struct cct_dumped *z = counts == r->slots && r->nslots == r->npaths
-                             ? b->in->dumped
-                             : NULL;
+  /* The counters and accumulators to zero once written: a record's own
+     slots hold nothing else (cct.h, struct cct_dumped).  */
+  struct cct_dumped *z = own ? b->in->dumped : NULL;
+  uint32_t nacc = r->acc_lo == r->slots + npaths ? d->nmetrics : 0;
   if (z && !z->complete)
     z = NULL;
   /* A context runs few of its function's paths (up to 4096 slots).  */
@@ -622,6 +621,18 @@ add_paths (struct builder *b, uint32_t n, struct cct_rec *r,
               continue;
             }
           z->slot[z->n++] = &r->slots[i];
+          for (uint32_t m = 0; m < nacc && z; m++)
+            {
+              if (z->n == z->cap
+                  && grow ((void **) &z->slot, &z->cap, z->n + 1,
+                           sizeof *z->slot) < 0)
+                {
+                  z->complete = 0;
+                  z = NULL;
+                  break;
+                }
+              z->slot[z->n++] = &r->acc_lo[i * nacc + m];
+            }
         }
     }
   return 0;
