@@ -142,6 +142,16 @@ parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
         }
       cl->metric_at = v;
     }
+  else if ((v = value_of (a, "-fprofile-paths-inlined")))
+    {
+      if (strcmp (v, "none") != 0 && strcmp (v, "flat") != 0)
+        {
+          fprintf (stderr, "ppgcc: error: %s-fprofile-paths-inlined=%s: "
+                   "unknown choice (supported: none, flat)\n", origin, v);
+          return -1;
+        }
+      cl->inlined = v;
+    }
   else if ((v = value_of (a, "-fprofile-paths-ipp")))
     {
       if (strcmp (v, "inline") != 0 && strcmp (v, "clone") != 0
@@ -207,6 +217,7 @@ clear_own (ppgcc_cmdline *cl)
 {
   cl->mode = cl->array_max = cl->max_paths = NULL;
   cl->ppp_policy = cl->ppp_min_paths = cl->table = cl->switching = NULL;
+  cl->inlined = NULL;
   cl->metric = cl->metric_at = cl->ipp = cl->ipp_depth = cl->ipp_growth = NULL;
   cl->ipp_contexts = cl->interesting = cl->hot = NULL;
   cl->ipp_inline_stmts = NULL;
@@ -496,6 +507,9 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->metric_at)
         args[n++] = concat ("-fplugin-arg-ppgcc-metric-at=", cl->metric_at,
                             NULL);
+      if (cl->inlined)
+        args[n++] = concat ("-fplugin-arg-ppgcc-inlined=", cl->inlined,
+                            NULL);
       if (cl->ipp)
         args[n++] = concat ("-fplugin-arg-ppgcc-ipp=", cl->ipp, NULL);
       if (cl->ipp_depth)
@@ -612,6 +626,12 @@ ppgcc_print_help (FILE *out)
          "none per path\n"
          "                                   (default paths: a total per "
          "path too)\n"
+         "  -fprofile-paths-inlined=flat     with =cct: a leaf's body GCC "
+         "inlines counts its\n"
+         "                                   own paths and calls, under the "
+         "root (default\n"
+         "                                   none: in its caller's paths "
+         "only)\n"
          "  -fprofile-paths-ipp=inline|clone interprocedural path segments "
          "through the\n"
          "                                   calls the profile in use ran "

@@ -22,6 +22,7 @@ typedef struct
   const char *switching;     /* -fprofile-paths-switch=none|check|clone */
   const char *metric;        /* -fprofile-paths-metric=EVENT[,EVENT] */
   const char *metric_at;     /* -fprofile-paths-metric-at=paths|calls */
+  const char *inlined;       /* -fprofile-paths-inlined=none|flat */
   const char *ipp;           /* -fprofile-paths-ipp=inline|clone */
   const char *ipp_depth;     /* -fprofile-paths-ipp-depth=K */
   const char *ipp_growth;    /* -fprofile-paths-ipp-growth=PERCENT */

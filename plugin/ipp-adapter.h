@@ -99,6 +99,10 @@ struct ppgcc_options
   /* -fprofile-paths-metric-at=calls: readings at entries and returns
      only, a total per context and none per path (PLDI'97 §4.3).  */
   bool metric_at_calls = false;
+  /* -fprofile-paths-inlined=flat: a leaf's body GCC inlines under =cct
+     counts its own paths and calls, flat under the root (context-lower.cc);
+     by default it counts nothing of its own.  */
+  bool inlined_flat = false;
   /* -fprofile-paths-ipp=: interprocedural path segments (ipp/gcc-unit.cc).  */
   enum { IPP_NONE, IPP_INLINE, IPP_CLONE } ipp = IPP_NONE;
   unsigned long long ipp_depth = 1;    /* -fprofile-paths-ipp-depth=K */

@@ -169,6 +169,18 @@ parse_args (struct plugin_name_args *info)
               return false;
             }
         }
+      else if (!strcmp (key, "inlined"))
+        {
+          std::string m = val ? val : "";
+          if (m == "flat" || m == "none")
+            ppgcc_opts.inlined_flat = m == "flat";
+          else
+            {
+              error ("ppgcc: %<-fprofile-paths-inlined=%s%>: not none or "
+                     "flat", m.c_str ());
+              return false;
+            }
+        }
       else if (!strcmp (key, "ipp"))
         {
           std::string m = val ? val : "";
@@ -289,6 +301,14 @@ ppgcc_read_options (struct plugin_name_args *info)
       error ("ppgcc: %<-fprofile-paths=cct%> and %<-fprofile-paths-metric%> "
              "go with Ball-Larus profiling only (not with ppp, residual or "
              "%<-fprofile-paths-switch%>)");
+      return false;
+    }
+
+  if (ppgcc_opts.inlined_flat && !ppgcc_opts.cct)
+    {
+      error ("ppgcc: %<-fprofile-paths-inlined=flat%> needs "
+             "%<-fprofile-paths=cct%>: it says where the counts of an inlined "
+             "leaf go in the calling context tree");
       return false;
     }
 
