@@ -10,6 +10,7 @@
 #include "file_io.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Shared by the codec's files only: hidden in the runtime, renamed there
@@ -53,6 +54,44 @@ ppc_put (ppc_out *o, const char *data, size_t n)
     }
   else
     pp_buf_put (&o->b, data, n);
+}
+
+/* " V" at D, which has room for 21 bytes: the bytes written.  Two digits
+   per division, the length from the highest bit: a profile's counts have
+   six to ten digits, and its hundreds of thousands of fields were a
+   tenth of the exit write one digit at a time (lua's cct profile: 6.1 M
+   instructions a process counting the digits in two loops, about half
+   that now).  The writer's ppc_put_u64 and the text merge's put_num.  */
+static inline __attribute__ ((always_inline)) size_t
+ppc_format_u64 (unsigned char *d, uint64_t v)
+{
+  static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
+  static const uint64_t pow10[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+    10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+    100000000000ull, 1000000000000ull, 10000000000000ull,
+    100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+    100000000000000000ull, 1000000000000000000ull,
+    10000000000000000000ull
+  };
+  d[0] = ' ';
+  if (v < 10)
+    {
+      d[1] = (unsigned char) ('0' + v);
+      return 2;
+    }
+  /* floor (log10 (v)) is bits * log10 (2) or one more.  */
+  int bits = 64 - __builtin_clzll (v);
+  int digits = (bits * 1233) >> 12;
+  digits += v >= pow10[digits];
+  int i = digits;
+  for (; v >= 100; v /= 100, i -= 2)
+    memcpy (d + i - 1, pairs + 2 * (v % 100), 2);
+  if (v >= 10)
+    memcpy (d + i - 1, pairs + 2 * v, 2);
+  else
+    d[i] = (unsigned char) ('0' + v);
+  return (size_t) digits + 1;
 }
 
 PPC_INTERNAL void ppc_puts (ppc_out *o, const char *s);

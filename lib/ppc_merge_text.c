@@ -245,27 +245,12 @@ plain (const char *s, size_t n)
 static inline __attribute__ ((always_inline)) void
 put_num (ppc_out *o, uint64_t v)
 {
-  static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
   if (o->b.cap - o->b.len < 21)
     {
       ppc_put_u64 (o, v);
       return;
     }
-  size_t n = 1;
-  for (uint64_t t = v; t >= 10; t /= 10)
-    n++;
-  unsigned char *d = o->b.buf + o->b.len, *q = d + 1 + n;
-  d[0] = ' ';
-  for (; v >= 100; v /= 100)
-    {
-      q -= 2;
-      memcpy (q, pairs + 2 * (v % 100), 2);
-    }
-  if (v >= 10)
-    memcpy (q - 2, pairs + 2 * v, 2);
-  else
-    q[-1] = (unsigned char) ('0' + v);
-  o->b.len += 1 + n;
+  o->b.len += ppc_format_u64 (o->b.buf + o->b.len, v);
 }
 
 /* S as the file writes it (quoted, escaped) into SCRATCH: its bytes.  */

@@ -34,42 +34,9 @@ ppc_put_eol (ppc_out *o)
 PPC_INTERNAL void
 ppc_put_u64 (ppc_out *o, uint64_t v)
 {
-  /* Two digits per division, the length from the highest bit: a
-     profile's counts have six to ten digits, and its hundreds of
-     thousands of fields were a tenth of the exit write one digit at a
-     time (lua's cct profile: 6.1 M instructions a process counting the
-     digits in two loops, about half that now).  */
-  static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
-  static const uint64_t pow10[20] = {
-    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-    10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-    100000000000ull, 1000000000000ull, 10000000000000ull,
-    100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-    100000000000000000ull, 1000000000000000000ull,
-    10000000000000000000ull
-  };
   if (o->b.cap - o->b.len < 21 && pp_buf_reserve (&o->b, 21) < 0)
     return;
-  unsigned char *d = o->b.buf + o->b.len;
-  d[0] = ' ';
-  if (v < 10)
-    {
-      d[1] = (unsigned char) ('0' + v);
-      o->b.len += 2;
-      return;
-    }
-  /* floor (log10 (v)) is bits * log10 (2) or one more.  */
-  int bits = 64 - __builtin_clzll (v);
-  int digits = (bits * 1233) >> 12;
-  digits += v >= pow10[digits];
-  int i = digits;
-  for (; v >= 100; v /= 100, i -= 2)
-    memcpy (d + i - 1, pairs + 2 * (v % 100), 2);
-  if (v >= 10)
-    memcpy (d + i - 1, pairs + 2 * v, 2);
-  else
-    d[i] = (unsigned char) ('0' + v);
-  o->b.len += (size_t) digits + 1;
+  o->b.len += ppc_format_u64 (o->b.buf + o->b.len, v);
 }
 
 /* A string field: quoted, the file stays printable ASCII with one record
