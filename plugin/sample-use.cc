@@ -48,6 +48,21 @@
    luaV_execute alone half its lowest reading moved lua by 2 M either
    way.
 
+   What this route can reach, apart from what the timer misreads
+   (bench/sampled's "exact" rows: the training run's gcov line counts in
+   place of the samples): bzip2 487.1 M (30% of -fprofile-use's
+   reduction, 459.0 M), 472.3 M with -funroll-loops.  With each loop's
+   trip count also recorded for GCC (record_niter_bound of its header
+   count over its entry count, what GCC's own profile reader does; it
+   does not derive it from counts of afdo quality) 465.1 M, 85%.  The
+   same trip counts from three sampled profiles made bzip2 worse
+   (492-510 M against 472-487 M without), and -funroll-loops on the
+   samples' counts gave bzip2 476-482 M and cost lua about 5 M: loop
+   entries are rare, short code, where the timer's readings are noise.
+   So bzip2's shortfall is the trip counts and loop-branch ratios that
+   timer samples without branch records cannot give, not this
+   inference.
+
    The pass runs right after the CFG is built, before inlining, when
    GCC has just numbered the discriminators as the training build did: a
    function inlined in the trained binary gets the samples of its lines
