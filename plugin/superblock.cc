@@ -12,7 +12,7 @@
 
    What is left alone: loop headers and blocks where paths start afresh
    (duplicating them would make loops with several entries), blocks GCC
-   cannot duplicate, and functions with abnormal or EH edges, irreducible
+   cannot duplicate, blocks that call a function, and functions with abnormal or EH edges, irreducible
    loops or cut paths.  Growth is bounded by -fpath-superblock-growth (a
    percentage of the function's size); paths colder than the
    -fpath-superblock-hot share of the function's executions are not
@@ -76,8 +76,18 @@ struct former
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
       {
-        tree lhs = gimple_get_lhs (gsi_stmt (gsi));
+        gimple *stmt = gsi_stmt (gsi);
+        tree lhs = gimple_get_lhs (stmt);
         if (lhs && TREE_CODE (lhs) == SSA_NAME && foreign.count (lhs))
+          return false;
+        /* Nor a block with a call: each copy of the call is a call site,
+           and GCC's inliner then sees two (a static function called once
+           is no longer inlined as such: sqlite3's yy_reduce, 5 M
+           instructions of calls) or inlines the callee twice.  The
+           superblocks that pay are loop kernels, not calls (gzip's
+           longest_match: the same 432 M either way).  */
+        if (is_gimple_call (stmt) && !gimple_call_internal_p (stmt)
+            && !gimple_call_builtin_p (stmt, BUILT_IN_NORMAL))
           return false;
       }
     return true;

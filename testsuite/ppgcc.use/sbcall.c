@@ -1,0 +1,37 @@
+/* Superblocks and calls (sbcall.exp): step's hot paths run through two
+   joins.  -fpath-superblock duplicates the first (no call) onto them; the
+   second calls scale and stays one block, one call site of scale.  */
+#include <stdio.h>
+
+static __attribute__ ((noinline)) int
+scale (int v)
+{
+  return v * 3 + 1;
+}
+
+__attribute__ ((noinline)) int
+step (int x)
+{
+  int y;
+  if (x % 4 != 0)
+    y = x * 5;
+  else
+    y = x / 2;
+  y += 7;
+  if (y % 3 == 0)
+    y -= 1;
+  else
+    y += 2;
+  y = scale (y);
+  return y;
+}
+
+int
+main (void)
+{
+  long s = 0;
+  for (int i = 0; i < 100; i++)
+    s += step (i);
+  printf ("%ld\n", s);
+  return 0;
+}
