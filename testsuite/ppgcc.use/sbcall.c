@@ -17,39 +17,26 @@ scale_inline (int v)
   return v * 3 + 1;
 }
 
-__attribute__ ((noinline)) int
-step (int x)
-{
-  int y;
-  if (x % 4 != 0)
-    y = x * 5;
-  else
-    y = x / 2;
-  y += 7;
-  if (y % 3 == 0)
-    y -= 1;
-  else
-    y += 2;
-  y = scale (y);
-  return y;
-}
+/* step and step_inline: the same body, calling CALLEE at the end.  */
+#define STEP(name, callee)                                                    \
+  __attribute__ ((noinline)) int name (int x)                                 \
+  {                                                                           \
+    int y;                                                                    \
+    if (x % 4 != 0)                                                           \
+      y = x * 5;                                                              \
+    else                                                                      \
+      y = x / 2;                                                              \
+    y += 7;                                                                   \
+    if (y % 3 == 0)                                                           \
+      y -= 1;                                                                 \
+    else                                                                      \
+      y += 2;                                                                 \
+    y = callee (y);                                                           \
+    return y;                                                                 \
+  }
 
-__attribute__ ((noinline)) int
-step_inline (int x)
-{
-  int y;
-  if (x % 4 != 0)
-    y = x * 5;
-  else
-    y = x / 2;
-  y += 7;
-  if (y % 3 == 0)
-    y -= 1;
-  else
-    y += 2;
-  y = scale_inline (y);
-  return y;
-}
+STEP (step, scale)
+STEP (step_inline, scale_inline)
 
 int
 main (void)
