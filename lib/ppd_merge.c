@@ -70,12 +70,15 @@ ppd_copy_fn (ppd_fn *dst, const ppd_fn *src)
   dst->meta = malloc ((size_t) src->meta_len + 1);
   dst->pairs = malloc ((src->npairs + 1) * sizeof *dst->pairs);
   dst->trained = malloc ((src->ntrained + 1) * sizeof *dst->trained);
-  if (!dst->name || !dst->meta || !dst->pairs || !dst->trained)
+  dst->values = malloc ((src->nvalues + 1) * sizeof *dst->values);
+  if (!dst->name || !dst->meta || !dst->pairs || !dst->trained
+      || !dst->values)
     {
       free (dst->name);
       free (dst->meta);
       free (dst->pairs);
       free (dst->trained);
+      free (dst->values);
       return -1;
     }
   /* Empty lists may be NULL: memcpy from NULL is undefined even for 0.  */
@@ -86,6 +89,8 @@ ppd_copy_fn (ppd_fn *dst, const ppd_fn *src)
     memcpy (dst->pairs, src->pairs, src->npairs * sizeof *dst->pairs);
   if (src->ntrained)
     memcpy (dst->trained, src->trained, src->ntrained * sizeof *dst->trained);
+  if (src->nvalues)
+    memcpy (dst->values, src->values, src->nvalues * sizeof *dst->values);
   return 0;
 }
 
@@ -221,11 +226,25 @@ ppd_add_fn (ppd_fn *dst, const ppd_fn *src)
       memcpy (meta, src->meta, src->meta_len);
       meta[src->meta_len] = '\0';
     }
+  /* Value profiles add word by word; a record without them takes the
+     other's (the sites are the CFG's, which the checksum matched).  */
+  uint64_t *values = NULL;
+  if (src->nvalues && dst->nvalues != src->nvalues)
+    {
+      values = malloc (src->nvalues * sizeof *values);
+      if (!values)
+        {
+          free (meta);
+          return -1;
+        }
+      memcpy (values, src->values, src->nvalues * sizeof *values);
+    }
   uint64_t k;
   ppd_pair *pairs = ppd_merge_pairs (dst, src, &k);
   if (!pairs)
     {
       free (meta);
+      free (values);
       return -1;
     }
   if (meta)
@@ -242,12 +261,22 @@ ppd_add_fn (ppd_fn *dst, const ppd_fn *src)
       if (!t)
         {
           free (pairs);
+          free (values);
           return -1;
         }
       free (dst->trained);
       dst->trained = t;
       dst->ntrained = nt;
     }
+  if (values)
+    {
+      free (dst->values);
+      dst->values = values;
+      dst->nvalues = src->nvalues;
+    }
+  else if (src->nvalues)
+    for (uint64_t v = 0; v < src->nvalues; v++)
+      dst->values[v] = pp_add_sat (dst->values[v], src->values[v]);
   free (dst->pairs);
   dst->pairs = pairs;
   dst->npairs = k;
@@ -266,6 +295,7 @@ ppd_free_fn (ppd_fn *fn)
   free (fn->meta);
   free (fn->pairs);
   free (fn->trained);
+  free (fn->values);
 }
 
 /* ppd_merge and ppd_merge_objects: functions told apart as ppd_key_of
@@ -686,7 +716,7 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
     bound += strlen (now->progs[g].name) + 12;
   for (uint32_t f = 0; f < now->nfns; f++)
     bound += now->fns[f].meta_len + 16 * now->fns[f].npairs
-             + 8 * now->fns[f].ntrained;
+             + 8 * now->fns[f].ntrained + 8 * now->fns[f].nvalues;
   o.buf = malloc (bound);
   o.cap = o.buf ? bound : 0;
   ppd_put (&o, PPD_MAGIC, 4);
@@ -733,6 +763,17 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
       if (ppd_put_merged (&o, &in, nt, 8, fn->trained,
                           trained ? fn->ntrained : 0))
         goto out;
+      /* Value profiles: word by word; the file's or this run's alone
+         when the other has none (ppd_add_fn).  */
+      uint64_t nv = ppd_get (&in, 8);
+      if (in.bad || (nv && fn->nvalues && nv != fn->nvalues)
+          || nv > (size_t) (in.end - in.p) / 8)
+        goto out;
+      uint64_t keep = nv ? nv : fn->nvalues;
+      ppd_put_u64 (&o, keep);
+      for (uint64_t v = 0; v < keep; v++)
+        ppd_put_u64 (&o, pp_add_sat (nv ? ppd_get (&in, 8) : 0,
+                                     fn->nvalues ? fn->values[v] : 0));
     }
   ppd_prog *progs;
   uint32_t nprogs;

@@ -74,6 +74,7 @@ ppd_free (ppd_profile *p)
       free (p->fns[f].meta);
       free (p->fns[f].pairs);
       free (p->fns[f].trained);
+      free (p->fns[f].values);
     }
   free (p->fns);
   free (p->source);
@@ -242,6 +243,25 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
           if (k && fn->trained[k] <= fn->trained[k - 1])
             in.bad = 1;
         }
+      if (version < 6)
+        continue;
+      fn->nvalues = ppd_get (&in, 8);
+      if (in.bad || fn->nvalues > (size_t) (in.end - in.p) / 8
+          || fn->nvalues % 2)
+        {
+          in.bad = 1;
+          break;
+        }
+      if (!fn->nvalues)
+        continue;
+      fn->values = malloc (fn->nvalues * sizeof *fn->values);
+      if (!fn->values)
+        {
+          in.bad = in.oom = 1;
+          break;
+        }
+      for (uint64_t k = 0; k < fn->nvalues; k++)
+        fn->values[k] = ppd_get (&in, 8);
     }
   if (version >= 5 && !in.bad)
     ppd_get_progs (&in, &out->progs, &out->nprogs);

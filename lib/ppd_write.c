@@ -111,6 +111,9 @@ ppd_encode (const ppd_profile *p, unsigned char **buf, size_t *len)
       ppd_put_u64 (&o, fn->ntrained);
       for (uint64_t k = 0; k < fn->ntrained; k++)
         ppd_put_u64 (&o, fn->trained[k]);
+      ppd_put_u64 (&o, fn->nvalues);
+      for (uint64_t k = 0; k < fn->nvalues; k++)
+        ppd_put_u64 (&o, fn->values[k]);
     }
   ppd_put_progs (&o, p->progs, p->nprogs);
   if (o.oom)

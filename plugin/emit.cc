@@ -62,6 +62,8 @@ fn_ext_type ()
   add_field (&fields, "hash_counts", u64p);
   add_field (&fields, "inlined", u64p);
   add_field (&fields, "hash_cache_bits", ppgcc_u64_type ());
+  add_field (&fields, "values", u64p);
+  add_field (&fields, "num_values", ppgcc_u64_type ());
   finish_builtin_struct (ext_type, "__pp_fn_ext", fields, NULL_TREE);
   return ext_type;
 }
@@ -393,7 +395,8 @@ addr_as (tree type, int i, tree var)
 static tree
 fn_ext (const ppgcc_fn &fn, std::string &meta_data)
 {
-  if (!fn.ppp_ids && fn.trained.empty () && !fn.hash_keys && !fn.inlined)
+  if (!fn.ppp_ids && fn.trained.empty () && !fn.hash_keys && !fn.inlined
+      && !fn.values)
     return NULL_TREE;
   tree etype = fn_ext_type ();
   vec<constructor_elt, va_gc> *v = NULL;
@@ -431,6 +434,14 @@ fn_ext (const ppgcc_fn &fn, std::string &meta_data)
   if (fn.inlined)
     CONSTRUCTOR_APPEND_ELT (v, field (etype, 7),
                             addr_as (etype, 7, fn.inlined));
+  if (fn.values)
+    {
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 9),
+                              addr_as (etype, 9, fn.values));
+      CONSTRUCTOR_APPEND_ELT (v, field (etype, 10),
+                              build_int_cstu (ppgcc_u64_type (),
+                                              fn.num_values));
+    }
   tree ext = new_static_var (build_qualified_type (etype, TYPE_QUAL_CONST),
                              "__pp_ext");
   TREE_READONLY (ext) = 1;

@@ -44,6 +44,7 @@
 #include "tree-cfgcleanup.h"
 #include "tree-into-ssa.h"
 #include "tree-ssa.h"
+#include "value-prof.h"
 
 #include "bversion.h"
 #ifdef PPGCC_PLUGIN_VERSION_CHECK

@@ -273,6 +273,12 @@ ppgcc_instrument_function (function *fun)
                                              ids);
   ppgcc_choose_counting (fun, fname, n, fn, ids, trained);
 
+  /* The sizes of string operations, for -fuse-path-profile: counted in
+     the function as written (not in a switchable build's copy, nor per
+     context).  */
+  if (ppgcc_opts.switching == ppgcc_options::SWITCH_NONE
+      && !ppgcc_opts.cct && !ppgcc_opts.nmetrics)
+    ppgcc_value_probes (ppgcc_value_sites (cfg), fn);
   ppgcc_record_local_calls (cfg, fn);
   fn.derive_candidate = ppgcc_derive_candidate_p (fun, n, fn);
   pp_probe *probes;

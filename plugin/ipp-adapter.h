@@ -136,6 +136,10 @@ struct ppgcc_fn
      NULL_TREE, 2^hash_cache_bits of each.  */
   tree hash_keys = NULL_TREE, hash_counts = NULL_TREE;
   unsigned hash_cache_bits = 0;
+  /* The sizes of its string operations (value-sites.cc): NUM_VALUES
+     words, or NULL_TREE.  */
+  tree values = NULL_TREE;
+  uint64_t num_values = 0;
   std::vector<uint64_t> trained; /* PP_FN_TRAINED: ascending BL ids */
   bool switch_check = false;     /* path ends test the profile flag */
   /* A local flag that guards the counts (not the register updates):

@@ -253,6 +253,8 @@ ppgcc_use_profile (function *fun)
                                             &mismatch);
   if (p)
     {
+      /* Before any copy is made: copies take the histograms along.  */
+      ppgcc_value_histograms (fun, ppgcc_value_sites (cfg), p);
       std::vector<pp_pathid> ids;
       std::vector<uint64_t> counts;
       ppgcc_executed_paths (p, n, ids, counts);

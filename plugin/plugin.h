@@ -26,6 +26,14 @@ void ppgcc_record_local_calls (const ppgcc_cfg &cfg, ppgcc_fn &fn);
 bool ppgcc_derive_candidate_p (function *fun, const pp_numbering *n,
                                const ppgcc_fn &fn);
 void ppgcc_derive_counts ();
+/* value-sites.cc: the string operations of a function whose size is not
+   a constant, in the order both builds number them; the training build's
+   probes of their sizes; and, in -fuse-path-profile's, the profile's
+   sizes as GCC's histograms of them.  */
+std::vector<gimple *> ppgcc_value_sites (const ppgcc_cfg &cfg);
+void ppgcc_value_probes (const std::vector<gimple *> &sites, ppgcc_fn &fn);
+void ppgcc_value_histograms (function *fun, const std::vector<gimple *> &sites,
+                             const ppd_fn *p);
 /* probes.cc: the statements of the counter increments made since the
    last call (derive.cc removes a derived function's).  */
 std::vector<gimple *> ppgcc_take_count_stmts ();

@@ -173,6 +173,15 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
       if (PP_FN_EXT (fn, ppp_counts))
         memset (fn->ext->ppp_counts, 0,
                 fn->ext->ppp_size * sizeof *fn->ext->ppp_counts);
+      /* Value profiles: what the snapshot took, as the counters.  */
+      uint64_t nv = PP_FN_EXT (fn, num_values);
+      for (uint64_t v = 0; v < nv; v++)
+        if (snap && f < snap->nfns && snap->fns[f].nvalues == nv)
+          atomic_fetch_sub_explicit ((_Atomic uint64_t *) &fn->ext->values[v],
+                                     snap->fns[f].values[v],
+                                     memory_order_relaxed);
+        else
+          fn->ext->values[v] = 0;
       const struct __pp_mode *side = side_table (fn);
       if (side)
         side->clear (fn);
@@ -499,7 +508,10 @@ static void
 snapshot_free (ppd_profile *p, uint64_t *trained)
 {
   for (uint32_t f = 0; f < p->nfns; f++)
-    free (p->fns[f].pairs);
+    {
+      free (p->fns[f].pairs);
+      free (p->fns[f].values);
+    }
   free (trained);
   free (p->fns);
   free (p->source);
@@ -565,6 +577,17 @@ snapshot (struct __pp_unit *u, ppd_profile *p, uint64_t **trained_block)
       fn->num_paths = d->num_paths;
       if (collect_counts (d, fn) < 0)
         return -1;
+      uint64_t nv = PP_FN_EXT (d, num_values);
+      if (nv)
+        {
+          fn->values = malloc (nv * sizeof *fn->values);
+          if (!fn->values)
+            return -1;
+          for (uint64_t v = 0; v < nv; v++)
+            fn->values[v] = atomic_load_explicit (
+                (_Atomic uint64_t *) &d->ext->values[v], memory_order_relaxed);
+          fn->nvalues = nv;
+        }
       if (d->flags & PP_FN_TRAINED)
         {
           copy_trained (u, d, fn, trained);

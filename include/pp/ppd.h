@@ -26,6 +26,9 @@
          ntrained   u64   (version 2) the Ball-Larus ids of the paths the
          ntrained x u64   profile in use had run (flag PP_FN_TRAINED),
                           ascending: what residual reports are against
+         nvalues    u64   (version 6) the function's value profiles:
+         nvalues x u64    per string-operation site, the sum of its sizes
+                          and its calls (__pp_fn_ext.values)
        nprogs   u32      (version 5) the programs whose runs wrote the
        nprogs x program: file, names ascending, at most PPD_MAX_PROGS:
          name       str   the program's path (/proc/self/exe), "" for
@@ -34,7 +37,8 @@
          runs       u64   how many of the file's runs were its
    where str is u32 length + bytes (no terminator).  Version 1 files (no
    trained list), version 2 files (FNV-1a 64), version 3 files
-   (pp_sum64) and version 4 files (no programs) are still read.
+   (pp_sum64), version 4 files (no programs) and version 5 files (no
+   value profiles) are still read.
 
    The programs let ppprof say when the objects of one program hold
    different numbers of its runs (stale profiles of an earlier build
@@ -52,7 +56,7 @@ extern "C" {
 #endif
 
 #define PPD_MAGIC "PPD\x01"
-#define PPD_VERSION 5u
+#define PPD_VERSION 6u
 #define PPD_HEADER_SIZE 24
 
 typedef struct
@@ -71,6 +75,8 @@ typedef struct
   uint64_t npairs;
   uint64_t *trained;   /* PP_FN_TRAINED: paths run in the profile in use */
   uint64_t ntrained;
+  uint64_t *values;    /* value profiles (version 6): sums and calls */
+  uint64_t nvalues;
 } ppd_fn;
 
 /* A program whose runs wrote a profile (version 5), and how many.  */
@@ -129,8 +135,9 @@ PPD_API int ppd_encode (const ppd_profile *p, unsigned char **buf,
 PPD_API void ppd_free (ppd_profile *p);
 /* Adds FROM into INTO, two profiles of one object (the runtime: this run
    into the object's file), function by function (by name: unique in an
-   object), pairs by id, trained sets by union.  A function whose checksum
-   differs is another build's CFG of it (another -O level, or an edit):
+   object), pairs by id, trained sets by union, value profiles word by
+   word.  A function whose checksum differs is another build's CFG of it
+   (another -O level, or an edit):
    FROM's becomes the current record and INTO's is kept beside it, flagged
    PP_FN_OLDER, so that a -fuse-path-profile compile of either CFG finds its
    counts; at most PPD_MAX_VERSIONS records per name (the oldest goes, after

@@ -21,7 +21,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 11u
+#define PP_ABI_VERSION 12u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* paths not counted per context: in the hash
@@ -105,6 +105,14 @@ struct __pp_fn_ext
      PP_HASH_CACHE_MAX_BITS; the more paths the function's training ran,
      the more (instrument.cc), so that few of them share a slot.  */
   uint64_t hash_cache_bits;
+  /* The sizes of the function's string operations whose size is not a
+     constant (memcpy, mempcpy, memmove, memset, bzero; value-sites.cc
+     numbers them): per site K, values[2K] the sum of its sizes and
+     values[2K + 1] its calls, as GCC's HIST_TYPE_AVERAGE counters; what
+     -fuse-path-profile hands GCC's expansion of the copy (the expected
+     size).  NUM_VALUES words, or NULL.  */
+  uint64_t *values;
+  uint64_t num_values;
 };
 
 struct __pp_fn_desc

@@ -252,6 +252,8 @@ old_image (image *im, uint32_t version, int with_trained)
   put (im, 2, 8), put (im, 6, 8);
   if (with_trained)
     put (im, 0, 8);
+  if (version >= 6)
+    put (im, 0, 8);         /* nvalues */
   if (version >= 5)
     put (im, 0, 4);         /* nprogs */
   seal (im->buf, im->len, version);
@@ -290,7 +292,7 @@ test_round_trip (void)
   size_t len;
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
   CU_ASSERT_EQUAL (memcmp (buf, "PPD\x01", 4), 0);
-  CU_ASSERT_EQUAL (buf[4], 5); /* version 5 */
+  CU_ASSERT_EQUAL (buf[4], 6); /* version 6 */
 
   ppd_profile q;
   const char *why = NULL;
@@ -398,16 +400,17 @@ test_version1 (void)
   CU_ASSERT_EQUAL (h->pairs[1].count, 6);
   CU_ASSERT_EQUAL (h->ntrained, 0);
 
-  /* Written again, it is a version 5 file with a zero sum_max, an
-     empty trained list and no programs (the layout of version 2, another
-     checksum, then the programs' count).  */
+  /* Written again, it is a version 6 file with a zero sum_max, an
+     empty trained list, no value profiles and no programs (the layout of
+     version 2, another checksum, then the values' and the programs'
+     counts).  */
   unsigned char *buf;
   size_t len;
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&p, &buf, &len), 0);
-  image v5;
-  old_image (&v5, 5, 1);
-  CU_ASSERT_EQUAL_FATAL (len, v5.len);
-  CU_ASSERT_EQUAL (memcmp (buf, v5.buf, len), 0);
+  image v6;
+  old_image (&v6, 6, 1);
+  CU_ASSERT_EQUAL_FATAL (len, v6.len);
+  CU_ASSERT_EQUAL (memcmp (buf, v6.buf, len), 0);
   /* A version 4 image (no programs) is still read.  */
   image v4;
   old_image (&v4, 4, 1);
@@ -447,7 +450,7 @@ test_version1 (void)
      trained list, and other versions are refused.  */
   old_image (&im, 2, 0);
   expect_reject (im.buf, im.len, "malformed contents");
-  old_image (&im, 6, 0);
+  old_image (&im, 7, 0);
   expect_reject (im.buf, im.len,
                  "profile format version not supported by this ppgcc");
 }
@@ -796,13 +799,14 @@ test_truncated (void)
   unsigned char *copy = malloc (len);
   CU_ASSERT_PTR_NOT_NULL_FATAL (copy);
   memcpy (copy, buf, len);
-  /* ntrained, before the two ids and the programs' count.  */
-  store_le (copy + len - 3 * 8 - 4, 3, 8);
-  seal (copy, len, 5);
+  /* ntrained, before the two ids, the values' count and the programs'
+     count.  */
+  store_le (copy + len - 4 * 8 - 4, 3, 8);
+  seal (copy, len, 6);
   expect_reject (copy, len, "malformed contents");
   /* Control: with the true count the resealed image decodes.  */
-  store_le (copy + len - 3 * 8 - 4, 2, 8);
-  seal (copy, len, 5);
+  store_le (copy + len - 4 * 8 - 4, 2, 8);
+  seal (copy, len, 6);
   ppd_profile q;
   const char *why = NULL;
   CU_ASSERT_EQUAL (ppd_decode (copy, len, &q, &why), 0);
@@ -964,6 +968,15 @@ random_fn (ppd_fn *fn, const char *name, uint32_t checksum)
       fn->meta[0] = '\0';
       fn->meta_len = 0;
     }
+  /* Value profiles (string operations' sizes and calls), as many words
+     for one checksum (its sites), some near saturation.  */
+  if (rng (2))
+    {
+      fn->nvalues = 2 * (1 + checksum % 3);
+      fn->values = calloc (fn->nvalues, sizeof *fn->values);
+      for (uint64_t v = 0; v < fn->nvalues; v++)
+        fn->values[v] = rng (5) ? rng (1000) : UINT64_MAX - rng (3);
+    }
 }
 
 /* FN made a function this run did not reach: no counts or dropped path
@@ -1088,6 +1101,77 @@ test_progs (void)
   ppd_free (&b);
 }
 
+/* Value profiles (string operations' sizes, then calls, per site): kept
+   by a round trip, added word by word by both merges, and a record
+   without them takes the other's.  */
+static void
+set_values (ppd_fn *fn, const uint64_t *v, uint64_t n)
+{
+  fn->values = calloc (n, sizeof *v);
+  memcpy (fn->values, v, n * sizeof *v);
+  fn->nvalues = n;
+}
+
+static void
+test_values (void)
+{
+  const ppd_pair pa[] = { { 0, 3 } }, pb[] = { { 0, 1 } };
+  const uint64_t va[] = { 72, 3, 0, 0 }, vb[] = { 24, 1, 96, 1 };
+  ppd_profile a, b, none;
+  one_fn_profile (&a, 0, pa, 1, NULL, 0);
+  one_fn_profile (&b, 0, pb, 1, NULL, 0);
+  one_fn_profile (&none, 0, pb, 1, NULL, 0);
+  set_values (&a.fns[0], va, 4);
+  set_values (&b.fns[0], vb, 4);
+
+  unsigned char *img, *fast, *img2, *fast2;
+  size_t len, fast_len, len2, fast2_len;
+  const char *why;
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&a, &img, &len), 0);
+  ppd_profile q;
+  CU_ASSERT_EQUAL_FATAL (ppd_decode (img, len, &q, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL (memcmp (q.fns[0].values, va, sizeof va), 0);
+  ppd_free (&q);
+
+  const uint64_t sum[] = { 96, 4, 96, 1 };
+  CU_ASSERT_EQUAL_FATAL (ppd_merge_encoded (img, len, &b, &fast, &fast_len),
+                         0);
+  CU_ASSERT_EQUAL_FATAL (ppd_decode (fast, fast_len, &q, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL (memcmp (q.fns[0].values, sum, sizeof sum), 0);
+  ppd_free (&q);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&a, &b, NULL, NULL), 0);
+  CU_ASSERT_EQUAL_FATAL (a.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL (memcmp (a.fns[0].values, sum, sizeof sum), 0);
+
+  /* A record without values, either way round, keeps the other's.  */
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&none, &img2, &len2), 0);
+  CU_ASSERT_EQUAL_FATAL (
+      ppd_merge_encoded (img2, len2, &b, &fast2, &fast2_len), 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_decode (fast2, fast2_len, &q, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL (memcmp (q.fns[0].values, vb, sizeof vb), 0);
+  ppd_free (&q);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&none, &b, NULL, NULL), 0);
+  CU_ASSERT_EQUAL_FATAL (none.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL (memcmp (none.fns[0].values, vb, sizeof vb), 0);
+
+  /* An odd number of words is no value profile of ours.  */
+  a.fns[0].nvalues = 3;
+  free (img);
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&a, &img, &len), 0);
+  expect_reject (img, len, "malformed contents");
+
+  free (img);
+  free (fast);
+  free (img2);
+  free (fast2);
+  ppd_free (&a);
+  ppd_free (&b);
+  ppd_free (&none);
+}
+
 /* ppd_merge_encoded's image against ppd_merge's, encoded: the same bytes,
    over random profiles of one object that share their functions (some
    of which this run did not reach).  */
@@ -1206,6 +1290,7 @@ pp_add_ppd_tests (void)
   CU_add_test (s, "merge of objects: same-named static functions kept",
                test_merge_objects);
   CU_add_test (s, "merge of many functions", test_merge_many);
+  CU_add_test (s, "value profiles: kept, added word by word", test_values);
   CU_add_test (s, "trained list must ascend", test_trained_order);
   CU_add_test (s, "corrupted images", test_corrupted);
   CU_add_test (s, "truncated images", test_truncated);
