@@ -276,7 +276,7 @@ ppd_add_fn (ppd_fn *dst, const ppd_fn *src)
     }
   else if (src->nvalues)
     for (uint64_t v = 0; v < src->nvalues; v++)
-      dst->values[v] = pp_add_sat (dst->values[v], src->values[v]);
+      dst->values[v] = ppd_value_merge (v, dst->values[v], src->values[v]);
   free (dst->pairs);
   dst->pairs = pairs;
   dst->npairs = k;
@@ -772,8 +772,8 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
       uint64_t keep = nv ? nv : fn->nvalues;
       ppd_put_u64 (&o, keep);
       for (uint64_t v = 0; v < keep; v++)
-        ppd_put_u64 (&o, pp_add_sat (nv ? ppd_get (&in, 8) : 0,
-                                     fn->nvalues ? fn->values[v] : 0));
+        ppd_put_u64 (&o, ppd_value_merge (v, nv ? ppd_get (&in, 8) : 0,
+                                          fn->nvalues ? fn->values[v] : 0));
     }
   ppd_prog *progs;
   uint32_t nprogs;

@@ -247,7 +247,7 @@ ppd_decode (const unsigned char *buf, size_t len, ppd_profile *out,
         continue;
       fn->nvalues = ppd_get (&in, 8);
       if (in.bad || fn->nvalues > (size_t) (in.end - in.p) / 8
-          || fn->nvalues % 2)
+          || fn->nvalues % PPD_VALUE_WORDS)
         {
           in.bad = 1;
           break;

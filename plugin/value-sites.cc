@@ -11,7 +11,10 @@
    -fprofile-use's, more than the paths saved in `match` itself.  So the
    training build counts the same two words per call (rt_abi.h,
    __pp_fn_ext.values), and -fuse-path-profile hands them to GCC as that
-   histogram.
+   histogram, with the OR of the calls' destination addresses, from which
+   GCC takes their alignment (HIST_TYPE_IOR): without it, pcre2's frame
+   copy went inline as a loop with an unaligned prologue, not the
+   -fprofile-use build's `rep movsq', and saved nothing.
 
    Both builds find the calls at the same point (the "cfg" pass, the CFG
    the profile's checksum matched) in the same order: graph nodes in
@@ -64,9 +67,11 @@ ppgcc_value_sites (const ppgcc_cfg &cfg)
   return sites;
 }
 
-/* WORD += V (atomically with -fprofile-update=atomic), before GSI.  */
+/* WORD += V, or WORD |= V with CODE BIT_IOR_EXPR (atomically with
+   -fprofile-update=atomic), before GSI.  */
 static void
-add_before (gimple_stmt_iterator *gsi, tree word, tree v)
+update_before (gimple_stmt_iterator *gsi, tree word, tree v,
+               tree_code code = PLUS_EXPR)
 {
   tree u64 = ppgcc_u64_type ();
   gimple_seq seq = NULL;
@@ -75,7 +80,9 @@ add_before (gimple_stmt_iterator *gsi, tree word, tree v)
       tree addr = create_tmp_reg (build_pointer_type (u64), "pp_vp");
       gimple_seq_add_stmt (&seq, gimple_build_assign (
                                      addr, build_fold_addr_expr (word)));
-      tree fadd = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
+      tree fadd = builtin_decl_explicit (code == PLUS_EXPR
+                                         ? BUILT_IN_ATOMIC_FETCH_ADD_8
+                                         : BUILT_IN_ATOMIC_FETCH_OR_8);
       gimple_seq_add_stmt (&seq, gimple_build_call (
                                      fadd, 3, addr, v,
                                      build_int_cst (integer_type_node,
@@ -87,8 +94,7 @@ add_before (gimple_stmt_iterator *gsi, tree word, tree v)
       tree sum = create_tmp_reg (u64, "pp_v");
       gimple_seq_add_stmt (&seq, gimple_build_assign (old,
                                                       unshare_expr (word)));
-      gimple_seq_add_stmt (&seq, gimple_build_assign (sum, PLUS_EXPR, old,
-                                                      v));
+      gimple_seq_add_stmt (&seq, gimple_build_assign (sum, code, old, v));
       gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (word),
                                                       sum));
     }
@@ -107,7 +113,8 @@ ppgcc_value_probes (const std::vector<gimple *> &sites, ppgcc_fn &fn)
 {
   if (sites.empty ())
     return;
-  fn.num_values = 2 * sites.size ();
+  const unsigned w = PPD_VALUE_WORDS;
+  fn.num_values = w * sites.size ();
   fn.values = ppgcc_new_counters (fn.num_values);
   tree u64 = ppgcc_u64_type ();
   for (size_t k = 0; k < sites.size (); k++)
@@ -119,9 +126,17 @@ ppgcc_value_probes (const std::vector<gimple *> &sites, ppgcc_fn &fn)
       gsi_insert_before (&gsi, gimple_build_assign (v, fold_convert (u64,
                                                                      size)),
                          GSI_SAME_STMT);
-      add_before (&gsi, word (fn.values, 2 * k), v);
-      add_before (&gsi, word (fn.values, 2 * k + 1),
-                  build_int_cstu (u64, 1));
+      update_before (&gsi, word (fn.values, w * k), v);
+      update_before (&gsi, word (fn.values, w * k + 1),
+                     build_int_cstu (u64, 1));
+      tree dest = gimple_call_arg (sites[k], 0);
+      tree p = create_tmp_reg (TREE_TYPE (dest), "pp_dest");
+      tree a = create_tmp_reg (u64, "pp_addr");
+      gsi_insert_before (&gsi, gimple_build_assign (p, unshare_expr (dest)),
+                         GSI_SAME_STMT);
+      gsi_insert_before (&gsi, gimple_build_assign (a, fold_convert (u64, p)),
+                         GSI_SAME_STMT);
+      update_before (&gsi, word (fn.values, w * k + 2), a, BIT_IOR_EXPR);
     }
 }
 
@@ -129,11 +144,13 @@ void
 ppgcc_value_histograms (function *fun, const std::vector<gimple *> &sites,
                         const ppd_fn *p)
 {
-  if (!p->nvalues || p->nvalues != 2 * sites.size ())
+  const unsigned w = PPD_VALUE_WORDS;
+  if (!p->nvalues || p->nvalues != w * sites.size ())
     return;
   for (size_t k = 0; k < sites.size (); k++)
     {
-      uint64_t sum = p->values[2 * k], calls = p->values[2 * k + 1];
+      uint64_t sum = p->values[w * k], calls = p->values[w * k + 1];
+      uint64_t addresses = p->values[w * k + 2];
       if (!calls)
         continue;
       tree size;
@@ -152,6 +169,14 @@ ppgcc_value_histograms (function *fun, const std::vector<gimple *> &sites,
       h->hvalue.counters = XNEWVEC (gcov_type, 2);
       h->hvalue.counters[0] = (gcov_type) sum;
       h->hvalue.counters[1] = (gcov_type) calls;
+      gimple_add_histogram_value (fun, sites[k], h);
+      if (!addresses)
+        continue;
+      h = gimple_alloc_histogram_value (fun, HIST_TYPE_IOR, sites[k],
+                                        gimple_call_arg (sites[k], 0));
+      h->n_counters = 1;
+      h->hvalue.counters = XNEWVEC (gcov_type, 1);
+      h->hvalue.counters[0] = (gcov_type) addresses;
       gimple_add_histogram_value (fun, sites[k], h);
     }
 }

@@ -27,8 +27,9 @@
          ntrained x u64   profile in use had run (flag PP_FN_TRAINED),
                           ascending: what residual reports are against
          nvalues    u64   (version 6) the function's value profiles:
-         nvalues x u64    per string-operation site, the sum of its sizes
-                          and its calls (__pp_fn_ext.values)
+         nvalues x u64    per string-operation site, the sum of its
+                          sizes, its calls and the OR of its destination
+                          addresses (__pp_fn_ext.values)
        nprogs   u32      (version 5) the programs whose runs wrote the
        nprogs x program: file, names ascending, at most PPD_MAX_PROGS:
          name       str   the program's path (/proc/self/exe), "" for
@@ -75,9 +76,23 @@ typedef struct
   uint64_t npairs;
   uint64_t *trained;   /* PP_FN_TRAINED: paths run in the profile in use */
   uint64_t ntrained;
-  uint64_t *values;    /* value profiles (version 6): sums and calls */
+  uint64_t *values;    /* value profiles (version 6): per site, the sum
+                          of sizes, the calls, the OR of addresses */
   uint64_t nvalues;
 } ppd_fn;
+
+/* Words per string-operation site in ppd_fn.values: the sum of its
+   sizes, its calls, the OR of its destination addresses.  */
+#define PPD_VALUE_WORDS 3
+/* Merges word V of two value profiles: an OR for addresses, else a
+   saturating sum.  */
+static inline uint64_t
+ppd_value_merge (uint64_t v, uint64_t a, uint64_t b)
+{
+  if (v % PPD_VALUE_WORDS == 2)
+    return a | b;
+  return a + b < a ? UINT64_MAX : a + b;
+}
 
 /* A program whose runs wrote a profile (version 5), and how many.  */
 typedef struct
@@ -136,7 +151,7 @@ PPD_API void ppd_free (ppd_profile *p);
 /* Adds FROM into INTO, two profiles of one object (the runtime: this run
    into the object's file), function by function (by name: unique in an
    object), pairs by id, trained sets by union, value profiles word by
-   word.  A function whose checksum differs is another build's CFG of it
+   word (sums and calls added, addresses ORed).  A function whose checksum differs is another build's CFG of it
    (another -O level, or an edit):
    FROM's becomes the current record and INTO's is kept beside it, flagged
    PP_FN_OLDER, so that a -fuse-path-profile compile of either CFG finds its

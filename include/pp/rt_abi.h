@@ -105,12 +105,13 @@ struct __pp_fn_ext
      PP_HASH_CACHE_MAX_BITS; the more paths the function's training ran,
      the more (instrument.cc), so that few of them share a slot.  */
   uint64_t hash_cache_bits;
-  /* The sizes of the function's string operations whose size is not a
-     constant (memcpy, mempcpy, memmove, memset, bzero; value-sites.cc
-     numbers them): per site K, values[2K] the sum of its sizes and
-     values[2K + 1] its calls, as GCC's HIST_TYPE_AVERAGE counters; what
-     -fuse-path-profile hands GCC's expansion of the copy (the expected
-     size).  NUM_VALUES words, or NULL.  */
+  /* The function's string operations whose size is not a constant
+     (memcpy, mempcpy, memmove, memset, bzero; value-sites.cc numbers
+     them): per site K, values[3K] the sum of its sizes, values[3K + 1]
+     its calls (GCC's HIST_TYPE_AVERAGE counters) and values[3K + 2] the
+     OR of its destination addresses (HIST_TYPE_IOR): what
+     -fuse-path-profile hands GCC's expansion of the call (the expected
+     size and alignment).  NUM_VALUES words, or NULL.  */
   uint64_t *values;
   uint64_t num_values;
 };

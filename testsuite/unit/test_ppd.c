@@ -972,7 +972,7 @@ random_fn (ppd_fn *fn, const char *name, uint32_t checksum)
      for one checksum (its sites), some near saturation.  */
   if (rng (2))
     {
-      fn->nvalues = 2 * (1 + checksum % 3);
+      fn->nvalues = PPD_VALUE_WORDS * (1 + checksum % 3);
       fn->values = calloc (fn->nvalues, sizeof *fn->values);
       for (uint64_t v = 0; v < fn->nvalues; v++)
         fn->values[v] = rng (5) ? rng (1000) : UINT64_MAX - rng (3);
@@ -1101,9 +1101,9 @@ test_progs (void)
   ppd_free (&b);
 }
 
-/* Value profiles (string operations' sizes, then calls, per site): kept
-   by a round trip, added word by word by both merges, and a record
-   without them takes the other's.  */
+/* Value profiles (string operations' sizes, calls and the OR of their
+   addresses, per site): kept by a round trip, added (ORed) word by word
+   by both merges, and a record without them takes the other's.  */
 static void
 set_values (ppd_fn *fn, const uint64_t *v, uint64_t n)
 {
@@ -1116,13 +1116,14 @@ static void
 test_values (void)
 {
   const ppd_pair pa[] = { { 0, 3 } }, pb[] = { { 0, 1 } };
-  const uint64_t va[] = { 72, 3, 0, 0 }, vb[] = { 24, 1, 96, 1 };
+  const uint64_t va[] = { 72, 3, 0x10, 0, 0, 0 },
+                 vb[] = { 24, 1, 0x28, UINT64_MAX, 1, 0x20 };
   ppd_profile a, b, none;
   one_fn_profile (&a, 0, pa, 1, NULL, 0);
   one_fn_profile (&b, 0, pb, 1, NULL, 0);
   one_fn_profile (&none, 0, pb, 1, NULL, 0);
-  set_values (&a.fns[0], va, 4);
-  set_values (&b.fns[0], vb, 4);
+  set_values (&a.fns[0], va, 6);
+  set_values (&b.fns[0], vb, 6);
 
   unsigned char *img, *fast, *img2, *fast2;
   size_t len, fast_len, len2, fast2_len;
@@ -1130,19 +1131,20 @@ test_values (void)
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&a, &img, &len), 0);
   ppd_profile q;
   CU_ASSERT_EQUAL_FATAL (ppd_decode (img, len, &q, &why), 0);
-  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 6);
   CU_ASSERT_EQUAL (memcmp (q.fns[0].values, va, sizeof va), 0);
   ppd_free (&q);
 
-  const uint64_t sum[] = { 96, 4, 96, 1 };
+  /* Sums saturate; addresses OR.  */
+  const uint64_t sum[] = { 96, 4, 0x38, UINT64_MAX, 1, 0x20 };
   CU_ASSERT_EQUAL_FATAL (ppd_merge_encoded (img, len, &b, &fast, &fast_len),
                          0);
   CU_ASSERT_EQUAL_FATAL (ppd_decode (fast, fast_len, &q, &why), 0);
-  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 6);
   CU_ASSERT_EQUAL (memcmp (q.fns[0].values, sum, sizeof sum), 0);
   ppd_free (&q);
   CU_ASSERT_EQUAL_FATAL (ppd_merge (&a, &b, NULL, NULL), 0);
-  CU_ASSERT_EQUAL_FATAL (a.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL_FATAL (a.fns[0].nvalues, 6);
   CU_ASSERT_EQUAL (memcmp (a.fns[0].values, sum, sizeof sum), 0);
 
   /* A record without values, either way round, keeps the other's.  */
@@ -1150,15 +1152,15 @@ test_values (void)
   CU_ASSERT_EQUAL_FATAL (
       ppd_merge_encoded (img2, len2, &b, &fast2, &fast2_len), 0);
   CU_ASSERT_EQUAL_FATAL (ppd_decode (fast2, fast2_len, &q, &why), 0);
-  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 6);
   CU_ASSERT_EQUAL (memcmp (q.fns[0].values, vb, sizeof vb), 0);
   ppd_free (&q);
   CU_ASSERT_EQUAL_FATAL (ppd_merge (&none, &b, NULL, NULL), 0);
-  CU_ASSERT_EQUAL_FATAL (none.fns[0].nvalues, 4);
+  CU_ASSERT_EQUAL_FATAL (none.fns[0].nvalues, 6);
   CU_ASSERT_EQUAL (memcmp (none.fns[0].values, vb, sizeof vb), 0);
 
-  /* An odd number of words is no value profile of ours.  */
-  a.fns[0].nvalues = 3;
+  /* Words not in whole sites are no value profile of ours.  */
+  a.fns[0].nvalues = 4;
   free (img);
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&a, &img, &len), 0);
   expect_reject (img, len, "malformed contents");
