@@ -186,6 +186,10 @@ parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
     cl->derive = 1;
   else if (!strcmp (a, "-fno-profile-paths-derive"))
     cl->derive = 0;
+  else if (!strcmp (a, "-fprofile-paths-values"))
+    cl->values = 1;
+  else if (!strcmp (a, "-fno-profile-paths-values"))
+    cl->values = 0;
   else if (!strcmp (a, "-fpath-superblock"))
     cl->superblock = 1;
   else if (!strcmp (a, "-fno-path-superblock"))
@@ -227,6 +231,7 @@ clear_own (ppgcc_cmdline *cl)
   cl->superblock = -1;
   cl->context_clone = -1;
   cl->derive = -1;
+  cl->values = -1;
   cl->superblock_growth = cl->superblock_hot = NULL;
 }
 
@@ -285,6 +290,7 @@ ppgcc_parse (int argc, char **argv, const char *flags, ppgcc_cmdline *cl)
   cl->superblock = -1;
   cl->context_clone = -1;
   cl->derive = -1;
+  cl->values = -1;
   cl->pass = XNEWVEC (char *, argc + 1);
   int stops_before_link = 0, inputs = 0, info_only = 0, probes = 0;
   for (int i = 1; i < argc; i++)
@@ -562,6 +568,9 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->derive >= 0)
         args[n++] = xstrdup (cl->derive ? "-fplugin-arg-ppgcc-derive=1"
                                         : "-fplugin-arg-ppgcc-derive=0");
+      if (cl->values >= 0)
+        args[n++] = xstrdup (cl->values ? "-fplugin-arg-ppgcc-values=1"
+                                        : "-fplugin-arg-ppgcc-values=0");
       if (cl->superblock >= 0)
         args[n++] = xstrdup (cl->superblock ? "-fplugin-arg-ppgcc-superblock=1"
                                             : "-fplugin-arg-ppgcc-superblock=0");
@@ -686,6 +695,12 @@ ppgcc_print_help (FILE *out)
          "one-path\n"
          "                                   static functions counted from "
          "their callers)\n"
+         "  -fno-profile-paths-values        no value profiles (default: the "
+         "sizes and\n"
+         "                                   destinations of memcpy, memset, "
+         "... calls of\n"
+         "                                   variable size, for "
+         "-fuse-path-profile)\n"
          "  -fprofile-paths-switch[=entry|check]   probes the profile "
          "flag turns off\n"
          "                                   (__pp_profile_on/off, "

@@ -276,7 +276,8 @@ ppgcc_instrument_function (function *fun)
   /* The sizes of string operations, for -fuse-path-profile: counted in
      the function as written (not in a switchable build's copy, nor per
      context).  */
-  if (ppgcc_opts.switching == ppgcc_options::SWITCH_NONE
+  if (ppgcc_opts.values
+      && ppgcc_opts.switching == ppgcc_options::SWITCH_NONE
       && !ppgcc_opts.cct && !ppgcc_opts.nmetrics)
     ppgcc_value_probes (ppgcc_value_sites (cfg), fn);
   ppgcc_record_local_calls (cfg, fn);

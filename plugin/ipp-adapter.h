@@ -80,6 +80,9 @@ struct ppgcc_options
   /* -f[no-]profile-paths-derive: one-path local functions counted from
      their callers' paths, without probes (derive.cc).  */
   bool derive = true;
+  /* -f[no-]profile-paths-values: the sizes and destinations of string
+     operations of variable size (value-sites.cc).  */
+  bool values = true;
   /* -fuse-path-profile alone: path-based superblocks (superblock.cc).  */
   bool superblocks = false;            /* -f[no-]path-superblock */
   unsigned long long superblock_growth = 50; /* -fpath-superblock-growth=N */
