@@ -274,9 +274,10 @@ ppd_add_fn (ppd_fn *dst, const ppd_fn *src)
       dst->values = values;
       dst->nvalues = src->nvalues;
     }
-  else if (src->nvalues)
-    for (uint64_t v = 0; v < src->nvalues; v++)
-      dst->values[v] = ppd_value_merge (v, dst->values[v], src->values[v]);
+  else
+    for (uint64_t v = 0; v + PPD_VALUE_WORDS <= src->nvalues;
+         v += PPD_VALUE_WORDS)
+      ppd_value_merge_site (dst->values + v, src->values + v);
   free (dst->pairs);
   dst->pairs = pairs;
   dst->npairs = k;
@@ -770,10 +771,19 @@ ppd_merge_encoded (const unsigned char *old, size_t len,
           || nv > (size_t) (in.end - in.p) / 8)
         goto out;
       uint64_t keep = nv ? nv : fn->nvalues;
+      if (keep % PPD_VALUE_WORDS)
+        goto out;
       ppd_put_u64 (&o, keep);
-      for (uint64_t v = 0; v < keep; v++)
-        ppd_put_u64 (&o, ppd_value_merge (v, nv ? ppd_get (&in, 8) : 0,
-                                          fn->nvalues ? fn->values[v] : 0));
+      for (uint64_t v = 0; v < keep; v += PPD_VALUE_WORDS)
+        {
+          uint64_t site[PPD_VALUE_WORDS] = { 0 };
+          for (int w = 0; nv && w < PPD_VALUE_WORDS; w++)
+            site[w] = ppd_get (&in, 8);
+          if (fn->nvalues)
+            ppd_value_merge_site (site, fn->values + v);
+          for (int w = 0; w < PPD_VALUE_WORDS; w++)
+            ppd_put_u64 (&o, site[w]);
+        }
     }
   ppd_prog *progs;
   uint32_t nprogs;

@@ -220,6 +220,7 @@ public:
     for (tree decl : ppgcc_no_crossjumping)
       own_options (decl, true, false);
     ppgcc_no_crossjumping.clear ();
+    ppgcc_value_transforms ();
     return 0;
   }
 };

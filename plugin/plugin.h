@@ -34,6 +34,10 @@ std::vector<gimple *> ppgcc_value_sites (const ppgcc_cfg &cfg);
 void ppgcc_value_probes (const std::vector<gimple *> &sites, ppgcc_fn &fn);
 void ppgcc_value_histograms (function *fun, const std::vector<gimple *> &sites,
                              const ppd_fn *p);
+/* At -fprofile-use's point in the passes: a string operation whose
+   calls mostly had one size gets a copy of that constant size
+   (GCC's own transformation, gimple_value_profile_transformations).  */
+void ppgcc_value_transforms ();
 /* probes.cc: the statements of the counter increments made since the
    last call (derive.cc removes a derived function's).  */
 std::vector<gimple *> ppgcc_take_count_stmts ();

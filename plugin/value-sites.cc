@@ -22,6 +22,8 @@
    is another version of the function's statements and gives none.  */
 #include "plugin.h"
 
+#include <algorithm>
+
 /* Whether STMT is a string operation with a size to profile; its size
    operand in *SIZE.  */
 static bool
@@ -101,6 +103,42 @@ update_before (gimple_stmt_iterator *gsi, tree word, tree v,
   gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
 }
 
+/* The majority vote of a site's sizes (PPD_VALUE_MAJORITY and _VOTES,
+   include/pp/ppd.h), branch-free: with no votes the size V becomes the
+   candidate with one; else V adds one to the candidate's votes when it
+   is the candidate, takes one away when not.  Not atomic, even with
+   -fprofile-update=atomic: a race loses a vote, and the vote only
+   decides which size the recompile tests first.  */
+static void
+vote_before (gimple_stmt_iterator *gsi, tree majority, tree votes, tree v)
+{
+  tree u64 = ppgcc_u64_type ();
+  gimple_seq seq = NULL;
+  tree m = create_tmp_reg (u64, "pp_m"), c = create_tmp_reg (u64, "pp_n");
+  tree none = create_tmp_reg (boolean_type_node, "pp_z");
+  tree same = create_tmp_reg (boolean_type_node, "pp_e");
+  tree up = create_tmp_reg (boolean_type_node, "pp_u");
+  tree m2 = create_tmp_reg (u64, "pp_m"), c2 = create_tmp_reg (u64, "pp_n");
+  tree plus = create_tmp_reg (u64, "pp_n"), minus = create_tmp_reg (u64, "pp_n");
+  tree one = build_int_cstu (u64, 1);
+  gimple_seq_add_stmt (&seq, gimple_build_assign (m, unshare_expr (majority)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (c, unshare_expr (votes)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (none, EQ_EXPR, c,
+                                                  build_int_cstu (u64, 0)));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (same, EQ_EXPR, m, v));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (up, BIT_IOR_EXPR, none,
+                                                  same));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (m2, COND_EXPR, none, v, m));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (plus, PLUS_EXPR, c, one));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (minus, MINUS_EXPR, c, one));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (c2, COND_EXPR, up, plus,
+                                                  minus));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (majority),
+                                                  m2));
+  gimple_seq_add_stmt (&seq, gimple_build_assign (unshare_expr (votes), c2));
+  gsi_insert_seq_before (gsi, seq, GSI_SAME_STMT);
+}
+
 static tree
 word (tree array, uint64_t i)
 {
@@ -126,9 +164,11 @@ ppgcc_value_probes (const std::vector<gimple *> &sites, ppgcc_fn &fn)
       gsi_insert_before (&gsi, gimple_build_assign (v, fold_convert (u64,
                                                                      size)),
                          GSI_SAME_STMT);
-      update_before (&gsi, word (fn.values, w * k), v);
-      update_before (&gsi, word (fn.values, w * k + 1),
+      update_before (&gsi, word (fn.values, w * k + PPD_VALUE_SUM), v);
+      update_before (&gsi, word (fn.values, w * k + PPD_VALUE_CALLS),
                      build_int_cstu (u64, 1));
+      vote_before (&gsi, word (fn.values, w * k + PPD_VALUE_MAJORITY),
+                   word (fn.values, w * k + PPD_VALUE_VOTES), v);
       tree dest = gimple_call_arg (sites[k], 0);
       tree p = create_tmp_reg (TREE_TYPE (dest), "pp_dest");
       tree a = create_tmp_reg (u64, "pp_addr");
@@ -136,7 +176,8 @@ ppgcc_value_probes (const std::vector<gimple *> &sites, ppgcc_fn &fn)
                          GSI_SAME_STMT);
       gsi_insert_before (&gsi, gimple_build_assign (a, fold_convert (u64, p)),
                          GSI_SAME_STMT);
-      update_before (&gsi, word (fn.values, w * k + 2), a, BIT_IOR_EXPR);
+      update_before (&gsi, word (fn.values, w * k + PPD_VALUE_ADDRESSES), a,
+                     BIT_IOR_EXPR);
     }
 }
 
@@ -149,8 +190,9 @@ ppgcc_value_histograms (function *fun, const std::vector<gimple *> &sites,
     return;
   for (size_t k = 0; k < sites.size (); k++)
     {
-      uint64_t sum = p->values[w * k], calls = p->values[w * k + 1];
-      uint64_t addresses = p->values[w * k + 2];
+      const uint64_t *site = p->values + w * k;
+      uint64_t sum = site[PPD_VALUE_SUM], calls = site[PPD_VALUE_CALLS];
+      uint64_t addresses = site[PPD_VALUE_ADDRESSES];
       if (!calls)
         continue;
       tree size;
@@ -170,6 +212,32 @@ ppgcc_value_histograms (function *fun, const std::vector<gimple *> &sites,
       h->hvalue.counters[0] = (gcov_type) sum;
       h->hvalue.counters[1] = (gcov_type) calls;
       gimple_add_histogram_value (fun, sites[k], h);
+      /* The majority size, when the vote ended with one: at least half of
+         the calls plus half its votes had that size (exactly so when the
+         vote never changed its candidate).  GCC's own profile keeps the
+         few most frequent sizes (HIST_TYPE_TOPN_VALUES); ppgcc gives the
+         one, as a value of that histogram.  */
+      uint64_t votes = site[PPD_VALUE_VOTES];
+      if (votes && calls)
+        {
+          uint64_t all = site[PPD_VALUE_CALLS];
+          uint64_t most = all / 2 + votes / 2;
+          /* As CALLS was scaled.  */
+          while (all > calls)
+            {
+              all /= 2;
+              most /= 2;
+            }
+          h = gimple_alloc_histogram_value (fun, HIST_TYPE_TOPN_VALUES,
+                                            sites[k], size);
+          h->n_counters = 4;
+          h->hvalue.counters = XNEWVEC (gcov_type, 4);
+          h->hvalue.counters[0] = (gcov_type) calls;
+          h->hvalue.counters[1] = 1;
+          h->hvalue.counters[2] = (gcov_type) site[PPD_VALUE_MAJORITY];
+          h->hvalue.counters[3] = (gcov_type) std::min (most, calls);
+          gimple_add_histogram_value (fun, sites[k], h);
+        }
       if (!addresses)
         continue;
       h = gimple_alloc_histogram_value (fun, HIST_TYPE_IOR, sites[k],
@@ -178,5 +246,73 @@ ppgcc_value_histograms (function *fun, const std::vector<gimple *> &sites,
       h->hvalue.counters = XNEWVEC (gcov_type, 1);
       h->hvalue.counters[0] = (gcov_type) addresses;
       gimple_add_histogram_value (fun, sites[k], h);
+    }
+}
+
+/* The majority histograms of FUN's statements, scaled to the counts of
+   their blocks now (inlined copies, superblock copies and clones have a
+   share of the training's calls): GCC's transformation checks that a
+   histogram's calls are its block's count, and without
+   -fprofile-correction a mismatch is an error.  One without a count is
+   dropped.  */
+static void
+fit_majorities (function *fun)
+{
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        gimple *stmt = gsi_stmt (gsi);
+        histogram_value h
+            = gimple_histogram_value_of_type (fun, stmt,
+                                              HIST_TYPE_TOPN_VALUES);
+        if (!h)
+          continue;
+        profile_count c = bb->count.ipa ();
+        gcov_type all = h->hvalue.counters[0];
+        if (!c.initialized_p () || all <= 0)
+          {
+            gimple_remove_histogram_value (fun, stmt, h);
+            continue;
+          }
+        gcov_type now = c.to_gcov_type ();
+        h->hvalue.counters[3]
+            = (gcov_type) ((double) h->hvalue.counters[3] * now / all);
+        h->hvalue.counters[0] = now;
+      }
+}
+
+void
+ppgcc_value_transforms ()
+{
+  cgraph_node *node;
+  FOR_EACH_DEFINED_FUNCTION (node)
+    {
+      function *fun = DECL_STRUCT_FUNCTION (node->decl);
+      if (!fun || !VALUE_HISTOGRAMS (fun) || !node->has_gimple_body_p ()
+          || !fun->cfg)
+        continue;
+      push_cfun (fun);
+      fit_majorities (fun);
+      bool changed = gimple_value_profile_transformations ();
+      free_dominance_info (CDI_DOMINATORS);
+      free_dominance_info (CDI_POST_DOMINATORS);
+      if (changed)
+        {
+          /* As -fprofile-use's reader does after the same
+             transformations: the calls' operands, the split blocks, the
+             copies' virtual operands and the call graph's edges.  */
+          basic_block bb;
+          FOR_EACH_BB_FN (bb, fun)
+            for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
+                 !gsi_end_p (gsi); gsi_next (&gsi))
+              if (is_gimple_call (gsi_stmt (gsi)))
+                update_stmt (gsi_stmt (gsi));
+          cleanup_tree_cfg ();
+          update_ssa (TODO_update_ssa);
+          cgraph_edge::rebuild_edges ();
+        }
+      pop_cfun ();
     }
 }

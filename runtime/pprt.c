@@ -173,16 +173,22 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
       if (PP_FN_EXT (fn, ppp_counts))
         memset (fn->ext->ppp_counts, 0,
                 fn->ext->ppp_size * sizeof *fn->ext->ppp_counts);
-      /* Value profiles: what the snapshot took, as the counters; an OR
-         of addresses stays (written again, it changes nothing).  */
+      /* Value profiles: what the snapshot took of the sums and calls, as
+         the counters; an OR of addresses stays (written again, it
+         changes nothing), and the vote starts again from no votes.  */
       uint64_t nv = PP_FN_EXT (fn, num_values);
       for (uint64_t v = 0; v < nv; v++)
-        if (!snap || f >= snap->nfns || snap->fns[f].nvalues != nv)
-          fn->ext->values[v] = 0;
-        else if (v % PPD_VALUE_WORDS != 2)
-          atomic_fetch_sub_explicit ((_Atomic uint64_t *) &fn->ext->values[v],
-                                     snap->fns[f].values[v],
-                                     memory_order_relaxed);
+        {
+          unsigned w = v % PPD_VALUE_WORDS;
+          if (!snap || f >= snap->nfns || snap->fns[f].nvalues != nv)
+            fn->ext->values[v] = 0;
+          else if (w == PPD_VALUE_SUM || w == PPD_VALUE_CALLS)
+            atomic_fetch_sub_explicit (
+                (_Atomic uint64_t *) &fn->ext->values[v],
+                snap->fns[f].values[v], memory_order_relaxed);
+          else if (w == PPD_VALUE_VOTES)
+            fn->ext->values[v] = 0;
+        }
       const struct __pp_mode *side = side_table (fn);
       if (side)
         side->clear (fn);

@@ -27,9 +27,10 @@
          ntrained x u64   profile in use had run (flag PP_FN_TRAINED),
                           ascending: what residual reports are against
          nvalues    u64   (version 6) the function's value profiles:
-         nvalues x u64    per string-operation site, the sum of its
-                          sizes, its calls and the OR of its destination
-                          addresses (__pp_fn_ext.values)
+         nvalues x u64    per string-operation site, PPD_VALUE_WORDS:
+                          the sum of its sizes, its calls, the OR of its
+                          destination addresses, its majority size and
+                          that size's votes (__pp_fn_ext.values)
        nprogs   u32      (version 5) the programs whose runs wrote the
        nprogs x program: file, names ascending, at most PPD_MAX_PROGS:
          name       str   the program's path (/proc/self/exe), "" for
@@ -76,22 +77,47 @@ typedef struct
   uint64_t npairs;
   uint64_t *trained;   /* PP_FN_TRAINED: paths run in the profile in use */
   uint64_t ntrained;
-  uint64_t *values;    /* value profiles (version 6): per site, the sum
-                          of sizes, the calls, the OR of addresses */
+  uint64_t *values;    /* value profiles (version 6): PPD_VALUE_WORDS
+                          per site */
   uint64_t nvalues;
 } ppd_fn;
 
 /* Words per string-operation site in ppd_fn.values: the sum of its
-   sizes, its calls, the OR of its destination addresses.  */
-#define PPD_VALUE_WORDS 3
-/* Merges word V of two value profiles: an OR for addresses, else a
-   saturating sum.  */
+   sizes, its calls, the OR of its destination addresses, and the size
+   most of its calls had with its votes (a majority vote, Boyer and
+   Moore's: a call of that size adds one, of another takes one away, the
+   next call of a site with none becomes the candidate).  Sizes and calls
+   add, addresses OR, and two candidates' votes cancel as in the vote.  */
+#define PPD_VALUE_WORDS 5
+#define PPD_VALUE_SUM 0
+#define PPD_VALUE_CALLS 1
+#define PPD_VALUE_ADDRESSES 2
+#define PPD_VALUE_MAJORITY 3
+#define PPD_VALUE_VOTES 4
 static inline uint64_t
-ppd_value_merge (uint64_t v, uint64_t a, uint64_t b)
+ppd_add_sat64 (uint64_t a, uint64_t b)
 {
-  if (v % PPD_VALUE_WORDS == 2)
-    return a | b;
   return a + b < a ? UINT64_MAX : a + b;
+}
+/* Adds one site's words FROM into INTO.  */
+static inline void
+ppd_value_merge_site (uint64_t *into, const uint64_t *from)
+{
+  into[PPD_VALUE_SUM] = ppd_add_sat64 (into[PPD_VALUE_SUM],
+                                       from[PPD_VALUE_SUM]);
+  into[PPD_VALUE_CALLS] = ppd_add_sat64 (into[PPD_VALUE_CALLS],
+                                         from[PPD_VALUE_CALLS]);
+  into[PPD_VALUE_ADDRESSES] |= from[PPD_VALUE_ADDRESSES];
+  if (into[PPD_VALUE_MAJORITY] == from[PPD_VALUE_MAJORITY])
+    into[PPD_VALUE_VOTES] = ppd_add_sat64 (into[PPD_VALUE_VOTES],
+                                           from[PPD_VALUE_VOTES]);
+  else if (into[PPD_VALUE_VOTES] >= from[PPD_VALUE_VOTES])
+    into[PPD_VALUE_VOTES] -= from[PPD_VALUE_VOTES];
+  else
+    {
+      into[PPD_VALUE_MAJORITY] = from[PPD_VALUE_MAJORITY];
+      into[PPD_VALUE_VOTES] = from[PPD_VALUE_VOTES] - into[PPD_VALUE_VOTES];
+    }
 }
 
 /* A program whose runs wrote a profile (version 5), and how many.  */
@@ -150,8 +176,8 @@ PPD_API int ppd_encode (const ppd_profile *p, unsigned char **buf,
 PPD_API void ppd_free (ppd_profile *p);
 /* Adds FROM into INTO, two profiles of one object (the runtime: this run
    into the object's file), function by function (by name: unique in an
-   object), pairs by id, trained sets by union, value profiles word by
-   word (sums and calls added, addresses ORed).  A function whose checksum differs is another build's CFG of it
+   object), pairs by id, trained sets by union, value profiles site by
+   site (ppd_value_merge_site).  A function whose checksum differs is another build's CFG of it
    (another -O level, or an edit):
    FROM's becomes the current record and INTO's is kept beside it, flagged
    PP_FN_OLDER, so that a -fuse-path-profile compile of either CFG finds its

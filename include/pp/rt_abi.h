@@ -107,11 +107,12 @@ struct __pp_fn_ext
   uint64_t hash_cache_bits;
   /* The function's string operations whose size is not a constant
      (memcpy, mempcpy, memmove, memset, bzero; value-sites.cc numbers
-     them): per site K, values[3K] the sum of its sizes, values[3K + 1]
-     its calls (GCC's HIST_TYPE_AVERAGE counters) and values[3K + 2] the
-     OR of its destination addresses (HIST_TYPE_IOR): what
-     -fuse-path-profile hands GCC's expansion of the call (the expected
-     size and alignment).  NUM_VALUES words, or NULL.  */
+     them): per site, PPD_VALUE_WORDS words (include/pp/ppd.h): the sum
+     of its sizes and its calls (GCC's HIST_TYPE_AVERAGE counters), the
+     OR of its destination addresses (HIST_TYPE_IOR), and a majority vote
+     of its sizes: what -fuse-path-profile hands GCC's expansion of the
+     call (the expected size and alignment) and its specialisation to the
+     size most calls had.  NUM_VALUES words, or NULL.  */
   uint64_t *values;
   uint64_t num_values;
 };

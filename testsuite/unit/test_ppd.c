@@ -1101,9 +1101,11 @@ test_progs (void)
   ppd_free (&b);
 }
 
-/* Value profiles (string operations' sizes, calls and the OR of their
-   addresses, per site): kept by a round trip, added (ORed) word by word
-   by both merges, and a record without them takes the other's.  */
+/* Value profiles (per string-operation site: the sum of its sizes, its
+   calls, the OR of its addresses, its majority size and votes): kept by
+   a round trip, merged site by site by both merges (sums saturate,
+   addresses OR, votes of one size add and of two sizes cancel), and a
+   record without them takes the other's.  */
 static void
 set_values (ppd_fn *fn, const uint64_t *v, uint64_t n)
 {
@@ -1116,14 +1118,16 @@ static void
 test_values (void)
 {
   const ppd_pair pa[] = { { 0, 3 } }, pb[] = { { 0, 1 } };
-  const uint64_t va[] = { 72, 3, 0x10, 0, 0, 0 },
-                 vb[] = { 24, 1, 0x28, UINT64_MAX, 1, 0x20 };
+  const uint64_t va[] = { 72, 3, 0x10, 24, 3, 0, 0, 0, 0, 0,
+                         10, 10, 0x8, 24, 3 },
+                 vb[] = { 24, 1, 0x28, 24, 1, UINT64_MAX, 1, 0x20, 96, 1,
+                          20, 10, 0x8, 32, 5 };
   ppd_profile a, b, none;
   one_fn_profile (&a, 0, pa, 1, NULL, 0);
   one_fn_profile (&b, 0, pb, 1, NULL, 0);
   one_fn_profile (&none, 0, pb, 1, NULL, 0);
-  set_values (&a.fns[0], va, 6);
-  set_values (&b.fns[0], vb, 6);
+  set_values (&a.fns[0], va, 15);
+  set_values (&b.fns[0], vb, 15);
 
   unsigned char *img, *fast, *img2, *fast2;
   size_t len, fast_len, len2, fast2_len;
@@ -1131,20 +1135,20 @@ test_values (void)
   CU_ASSERT_EQUAL_FATAL (ppd_encode (&a, &img, &len), 0);
   ppd_profile q;
   CU_ASSERT_EQUAL_FATAL (ppd_decode (img, len, &q, &why), 0);
-  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 6);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 15);
   CU_ASSERT_EQUAL (memcmp (q.fns[0].values, va, sizeof va), 0);
   ppd_free (&q);
 
-  /* Sums saturate; addresses OR.  */
-  const uint64_t sum[] = { 96, 4, 0x38, UINT64_MAX, 1, 0x20 };
+  const uint64_t sum[] = { 96, 4, 0x38, 24, 4, UINT64_MAX, 1, 0x20, 96, 1,
+                           30, 20, 0x8, 32, 2 };
   CU_ASSERT_EQUAL_FATAL (ppd_merge_encoded (img, len, &b, &fast, &fast_len),
                          0);
   CU_ASSERT_EQUAL_FATAL (ppd_decode (fast, fast_len, &q, &why), 0);
-  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 6);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 15);
   CU_ASSERT_EQUAL (memcmp (q.fns[0].values, sum, sizeof sum), 0);
   ppd_free (&q);
   CU_ASSERT_EQUAL_FATAL (ppd_merge (&a, &b, NULL, NULL), 0);
-  CU_ASSERT_EQUAL_FATAL (a.fns[0].nvalues, 6);
+  CU_ASSERT_EQUAL_FATAL (a.fns[0].nvalues, 15);
   CU_ASSERT_EQUAL (memcmp (a.fns[0].values, sum, sizeof sum), 0);
 
   /* A record without values, either way round, keeps the other's.  */
@@ -1152,11 +1156,11 @@ test_values (void)
   CU_ASSERT_EQUAL_FATAL (
       ppd_merge_encoded (img2, len2, &b, &fast2, &fast2_len), 0);
   CU_ASSERT_EQUAL_FATAL (ppd_decode (fast2, fast2_len, &q, &why), 0);
-  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 6);
+  CU_ASSERT_EQUAL_FATAL (q.fns[0].nvalues, 15);
   CU_ASSERT_EQUAL (memcmp (q.fns[0].values, vb, sizeof vb), 0);
   ppd_free (&q);
   CU_ASSERT_EQUAL_FATAL (ppd_merge (&none, &b, NULL, NULL), 0);
-  CU_ASSERT_EQUAL_FATAL (none.fns[0].nvalues, 6);
+  CU_ASSERT_EQUAL_FATAL (none.fns[0].nvalues, 15);
   CU_ASSERT_EQUAL (memcmp (none.fns[0].values, vb, sizeof vb), 0);
 
   /* Words not in whole sites are no value profile of ours.  */
