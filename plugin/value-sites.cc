@@ -291,7 +291,7 @@ ppgcc_value_transforms ()
     {
       function *fun = DECL_STRUCT_FUNCTION (node->decl);
       if (!fun || !VALUE_HISTOGRAMS (fun) || !node->has_gimple_body_p ()
-          || !fun->cfg)
+          || !fun->cfg || !gimple_in_ssa_p (fun))
         continue;
       push_cfun (fun);
       fit_majorities (fun);
