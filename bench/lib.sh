@@ -56,7 +56,9 @@ fresh_copy() { rm -rf "$2"; cp -r "$1" "$2"; }
 # Builds: bzip2 and lua with their own Makefiles, CC as given: DIR CC
 # CFLAGS [LOG] (the compiler's messages go to LOG, else nowhere).
 build_bzip2() { make -C "$1" -s CC="$2" CFLAGS="$3 -D_FILE_OFFSET_BITS=64" bzip2 >"${4:-/dev/null}" 2>&1; }
-build_lua() { make -C "$1/src" -s CC="$2" MYCFLAGS="$3" MYLDFLAGS="$3" linux-noreadline >"${4:-/dev/null}" 2>&1; }
+# lua: DIR CC CFLAGS [LOG], with a fixed hash seed (lua-fixed-seed.h) so
+# that its instruction counts repeat.
+build_lua() { make -C "$1/src" -s CC="$2" MYCFLAGS="$3 -include $BENCH_DIR/lua-fixed-seed.h" MYLDFLAGS="$3" linux-noreadline >"${4:-/dev/null}" 2>&1; }
 
 # Deterministic input for bzip2: about $1 MB of varied text.
 make_text() {
