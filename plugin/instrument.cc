@@ -273,13 +273,15 @@ ppgcc_instrument_function (function *fun)
                                              ids);
   ppgcc_choose_counting (fun, fname, n, fn, ids, trained);
 
-  /* The sizes of string operations, for -fuse-path-profile: counted in
-     the function as written (not in a switchable build's copy, nor per
-     context).  */
+  /* The string operations whose sizes are counted for -fuse-path-profile,
+     found in the CFG that was numbered: their probes split blocks, so they
+     go in after the paths'.  Counted in the function as written (not in a
+     switchable build's copy, nor per context).  */
+  std::vector<gimple *> value_sites;
   if (ppgcc_opts.values
       && ppgcc_opts.switching == ppgcc_options::SWITCH_NONE
       && !ppgcc_opts.cct && !ppgcc_opts.nmetrics)
-    ppgcc_value_probes (ppgcc_value_sites (cfg), fn);
+    value_sites = ppgcc_value_sites (cfg);
   ppgcc_record_local_calls (cfg, fn);
   fn.derive_candidate = ppgcc_derive_candidate_p (fun, n, fn);
   pp_probe *probes;
@@ -305,6 +307,7 @@ ppgcc_instrument_function (function *fun)
     ppgcc_switch_entry_probes (on, cfg, probes, nprobes, fn, regs);
   else
     ppgcc_insert_probes (fun, cfg, probes, nprobes, fn, regs);
+  ppgcc_value_probes (value_sites, fn);
   if (contexts)
     ppgcc_context_exits (fun, fn);
   std::vector<gimple *> count_stmts = ppgcc_take_count_stmts ();
