@@ -12,8 +12,10 @@
 
    What is left alone: loop headers and blocks where paths start afresh
    (duplicating them would make loops with several entries), blocks GCC
-   cannot duplicate, blocks that call a function, and functions with abnormal or EH edges, irreducible
-   loops or cut paths.  Growth is bounded by -fpath-superblock-growth (a
+   cannot duplicate, blocks that call a function, the joins of selects in
+   innermost loops with one exit (left to GCC's if-conversion and
+   vectoriser), and functions with
+   abnormal or EH edges, irreducible loops or cut paths.  Growth is bounded by -fpath-superblock-growth (a
    percentage of the function's size); paths colder than the
    -fpath-superblock-hot share of the function's executions are not
    traces, and functions with fewer than that share of the hottest
@@ -37,6 +39,7 @@ struct former
   std::unordered_set<tree> foreign;                /* ppgcc_foreign_names */
   long size = 0, grown = 0, budget = 0;
   int superblocks = 0, duplicated = 0;
+  std::vector<bool> select_join_in_counted_loop;   /* by first-CFG block */
 
   former (function *f, const ppgcc_cfg &c, const pp_numbering *num)
       : fun (f), cfg (c), n (num)
@@ -46,6 +49,10 @@ struct former
     for (size_t v = 0; v < cfg.blocks.size (); v++)
       orig_node[cfg.blocks[v]] = (int) v;
     ppgcc_foreign_names (f, foreign);
+    /* Before any copy: the loop tree does not know the copies.  */
+    for (size_t v = 0; v < cfg.blocks.size (); v++)
+      select_join_in_counted_loop.push_back (
+          counted_loop_p (cfg.blocks[v]) && select_join_p (cfg.blocks[v]));
   }
 
   /* CUR's out-edge that stands for the first CFG's edge G, or null.  */
@@ -63,6 +70,78 @@ struct former
     return nullptr;
   }
 
+  /* Whether BB lies in an innermost loop left by one edge only (a loop
+     that runs to its count, as far as the CFG shows).  */
+  static bool
+  counted_loop_p (basic_block bb)
+  {
+    if (!current_loops || loops_state_satisfies_p (LOOPS_NEED_FIXUP)
+        || bb->index < NUM_FIXED_BLOCKS)
+      return false;
+    class loop *l = bb->loop_father;
+    if (!l || !loop_outer (l) || l->inner)
+      return false;
+    int exits = 0;
+    basic_block *body = get_loop_body (l);
+    for (unsigned i = 0; i < l->num_nodes; i++)
+      {
+        edge e;
+        edge_iterator ei;
+        FOR_EACH_EDGE (e, ei, body[i]->succs)
+          exits += loop_exit_edge_p (l, e);
+      }
+    free (body);
+    return exits == 1;
+  }
+
+  /* Whether ARM is a small block that writes registers only.  */
+  static bool
+  register_arm_p (basic_block arm)
+  {
+    int stmts = 0;
+    for (gimple_stmt_iterator gsi = gsi_start_bb (arm); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        gimple *stmt = gsi_stmt (gsi);
+        if (is_gimple_debug (stmt) || gimple_code (stmt) == GIMPLE_LABEL
+            || gimple_code (stmt) == GIMPLE_NOP)
+          continue;
+        if (!is_gimple_assign (stmt) || !is_gimple_reg (gimple_assign_lhs (stmt))
+            || gimple_has_side_effects (stmt) || gimple_could_trap_p (stmt)
+            || ++stmts > 3)
+          return false;
+      }
+    return true;
+  }
+
+  /* Whether BB joins the arms of one condition, each arm a register
+     write or nothing: a select GCC turns into a conditional move.  */
+  static bool
+  select_join_p (basic_block bb)
+  {
+    if (bb->index < NUM_FIXED_BLOCKS || EDGE_COUNT (bb->preds) < 2)
+      return false;
+    basic_block cond = nullptr;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE (e, ei, bb->preds)
+      {
+        basic_block p = e->src, c = p;
+        if (single_succ_p (p) && single_pred_p (p))
+          {
+            if (!register_arm_p (p))
+              return false;
+            c = single_pred (p);
+          }
+        if (cond && c != cond)
+          return false;
+        cond = c;
+      }
+    return cond && cond->index >= NUM_FIXED_BLOCKS
+           && EDGE_COUNT (cond->succs) == 2
+           && last_stmt (cond) && gimple_code (last_stmt (cond)) == GIMPLE_COND;
+  }
+
   bool
   may_duplicate (basic_block bb)
   {
@@ -73,6 +152,17 @@ struct former
     int v = orig_node.at (bb);
     if (n->node_entry_edge[v] >= 0 || n->node_flags[v])
       return false; /* paths start afresh here, or end inside */
+    /* Nor the join of a select (a condition whose arms write registers
+       only) in an innermost loop with one exit: GCC if-converts such a
+       loop and vectorises it, and a tail copy of the join stops both
+       (gzip's fill_window slides two tables with
+       `m >= WSIZE ? m - WSIZE : NIL`: 7.4 M instructions more with the
+       copies).  Joins of arms that store (correlated.c) are still
+       duplicated.  Left alone in every loop instead, a select cost xz
+       43 M instructions (bt_find_func), and any block of such a loop
+       the correlated-branch copies.  */
+    if (select_join_in_counted_loop[v])
+      return false;
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
       {
