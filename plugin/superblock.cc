@@ -160,7 +160,10 @@ struct former
        copies).  Joins of arms that store (correlated.c) are still
        duplicated.  Left alone in every loop instead, a select cost xz
        43 M instructions (bt_find_func), and any block of such a loop
-       the correlated-branch copies.  */
+       the correlated-branch copies.  No copies of any loop's latch
+       (the source of its back edge) saved bzip2 4.0 M (mainSort, and
+       copy_input_until_stop inlined again) and cost xz 50.8 M and
+       zstd 3.6 M, whose gains are latch copies.  */
     if (select_join_in_counted_loop[v])
       return false;
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
