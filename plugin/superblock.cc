@@ -14,7 +14,7 @@
    (duplicating them would make loops with several entries), blocks GCC
    cannot duplicate, blocks that call a function, the joins of selects in
    innermost loops with one exit (left to GCC's if-conversion and
-   vectoriser), and functions with
+   vectoriser), the function's return block, and functions with
    abnormal or EH edges, irreducible loops or cut paths.  Growth is bounded by -fpath-superblock-growth (a
    percentage of the function's size); paths colder than the
    -fpath-superblock-hot share of the function's executions are not
@@ -94,6 +94,25 @@ struct former
     return exits == 1;
   }
 
+  /* Whether BB only returns (the function's return block).  */
+  static bool
+  return_only_p (basic_block bb)
+  {
+    if (!single_succ_p (bb) || single_succ (bb)->index != EXIT_BLOCK)
+      return false;
+    for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+         gsi_next (&gsi))
+      {
+        gimple *stmt = gsi_stmt (gsi);
+        if (is_gimple_debug (stmt) || gimple_code (stmt) == GIMPLE_LABEL
+            || gimple_code (stmt) == GIMPLE_NOP
+            || gimple_code (stmt) == GIMPLE_RETURN)
+          continue;
+        return false;
+      }
+    return true;
+  }
+
   /* Whether ARM is a small block that writes registers only.  */
   static bool
   register_arm_p (basic_block arm)
@@ -165,6 +184,12 @@ struct former
        copy_input_until_stop inlined again) and cost xz 50.8 M and
        zstd 3.6 M, whose gains are latch copies.  */
     if (select_join_in_counted_loop[v])
+      return false;
+    /* Nor the function's return block: it ends every path through it,
+       so a copy per path straightens nothing, and in bzip2 the copies
+       of mainGtU's return block moved GCC's split of mainGtU into an
+       inlined head and an outlined tail (1.9 M instructions more).  */
+    if (return_only_p (bb))
       return false;
     for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
          gsi_next (&gsi))
