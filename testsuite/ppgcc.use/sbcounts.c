@@ -20,9 +20,10 @@ classify (int x)
 int
 main (void)
 {
-  int s = 0;
-  for (int i = -3; i < 7; i++)
-    s += classify (i) * 10 + i;
-  printf ("%d\n", s);
+  long weighted = 0;
+  /* -3..6, from the top: 3 negative, 3 odd, 4 even.  */
+  for (int i = 6; i >= -3; i--)
+    weighted = weighted * 3 + classify (i);
+  printf ("%ld\n", weighted);
   return 0;
 }
