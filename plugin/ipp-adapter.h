@@ -83,8 +83,9 @@ struct ppgcc_options
   /* -f[no-]profile-paths-values: the sizes and destinations of string
      operations of variable size (value-sites.cc).  */
   bool values = true;
-  /* -fuse-path-profile alone: path-based superblocks (superblock.cc).  */
-  bool superblocks = false;            /* -f[no-]path-superblock */
+  /* -fuse-path-profile alone: path-based superblocks (superblock.cc),
+     on unless -fno-path-superblock.  */
+  bool superblocks = true;             /* -f[no-]path-superblock */
   unsigned long long superblock_growth = 50; /* -fpath-superblock-growth=N */
   double superblock_hot = 1;           /* -fpath-superblock-hot=P */
   /* -fuse-path-profile with a context profile: copies of a function per
