@@ -234,6 +234,30 @@ ppgcc_choose_counting (function *fun, const char *fname, pp_numbering *n,
     }
 }
 
+/* The blocks that always run to their end once entered: no call (which
+   may exit, longjmp or not return) and no asm.  A path ending right after
+   one may be counted on the edges into it (pp_plan_early); a path that a
+   call in the block cut short must count nothing.  Not with contexts or
+   metrics, whose reads belong at the path's real end.  */
+static std::vector<char>
+count_early_blocks (const ppgcc_cfg &cfg)
+{
+  std::vector<char> ok (pp_graph_num_nodes (cfg.graph), 0);
+  for (size_t v = 0; v < cfg.blocks.size () && v < ok.size (); v++)
+    {
+      basic_block bb = cfg.blocks[v];
+      if (!bb)
+        continue;
+      ok[v] = 1;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        if (is_gimple_call (gsi_stmt (gsi))
+            || gimple_code (gsi_stmt (gsi)) == GIMPLE_ASM)
+          ok[v] = 0;
+    }
+  return ok;
+}
+
 void
 ppgcc_instrument_function (function *fun)
 {
@@ -285,7 +309,11 @@ ppgcc_instrument_function (function *fun)
   ppgcc_record_local_calls (cfg, fn);
   fn.derive_candidate = ppgcc_derive_candidate_p (fun, n, fn);
   pp_probe *probes;
-  int nprobes = pp_plan (n, cfg.graph, &probes);
+  std::vector<char> count_early = count_early_blocks (cfg);
+  bool by_path_end = ppgcc_opts.cct || ppgcc_opts.nmetrics;
+  int nprobes = pp_plan_early (n, cfg.graph,
+                               by_path_end ? nullptr : count_early.data (),
+                               &probes);
   /* Switchable profiling: the probes go into an instrumented copy entered
      while the flag is set (switch-entry.cc), else (or where the function
      cannot be forwarded its arguments) each path end tests the flag.  */

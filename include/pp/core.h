@@ -252,6 +252,12 @@ typedef struct
    pushed down and merged with the first increment, the counter update at
    each path end.  Returns the number of probes, *OUT malloc'd.  */
 int pp_plan (pp_numbering *n, const pp_graph *g, pp_probe **out);
+/* The same, and a path end at a node whose register value is unknown is
+   counted on its in-edges instead, where COUNT_EARLY[node] says the node's
+   block always runs to its end once entered (no call or asm in it); NULL:
+   nowhere.  */
+int pp_plan_early (pp_numbering *n, const pp_graph *g,
+                   const char *count_early, pp_probe **out);
 
 /* Simulates the probes along a walk of CFG edges from ENTRY to EXIT (or to a
    node whose paths end in the block).  Calls SINK with each counted BL and PPP

@@ -404,6 +404,102 @@ random_walk (const pp_graph *g, int *walk, int max)
   return len;
 }
 
+/* Chord-only probes count the same ids as full edge weights, with path
+   ends kept at their nodes (pass 0) and counted on the in-edges of
+   nodes whose register value is unknown (pass 1).  */
+static void
+check_plan (pp_numbering *n, pp_graph *g, int early)
+{
+  char *count_early = NULL;
+  if (early)
+    {
+      count_early = malloc (pp_graph_num_nodes (g));
+      memset (count_early, 1, pp_graph_num_nodes (g));
+    }
+  pp_probe *probes;
+  int nprobes = pp_plan_early (n, g, count_early, &probes);
+  free (count_early);
+  int chords = 0, real = 0;
+  for (int d = 0; d < n->num_dag_edges; d++)
+    {
+      chords += n->dag[d].chord;
+      real += n->dag[d].kind == PP_DAG_REAL;
+      if (!n->dag[d].chord)
+        CU_ASSERT_EQUAL (n->dag[d].inc, 0);
+    }
+  for (int i = 0; i < nprobes; i++)
+    if (probes[i].where == PP_AT_EDGE)
+      CU_ASSERT (!(pp_graph_edge_flags (g, probes[i].edge)
+                   & PP_EDGE_ABNORMAL));
+  for (int w = 0; w < 20; w++)
+    {
+      int walk[400];
+      int len = random_walk (g, walk, 400);
+      if (len < 0)
+        continue;
+      counted want, got = { .n = 0 };
+      expected_paths (n, g, walk, len, &want);
+      pp_simulate (n, probes, nprobes, walk, len, collect, &got);
+      CU_ASSERT_EQUAL_FATAL (got.n, want.n);
+      int bad = 0;
+      for (int i = 0; i < got.n && i < 512; i++)
+        bad += got.bl[i] != want.bl[i] || got.bl[i] >= n->num_paths
+               || (n->ppp_done && got.ppp[i] != want.ppp[i]);
+      CU_ASSERT_EQUAL_FATAL (bad, 0);
+    }
+  free (probes);
+}
+
+/* A block that only ends paths, joined by arms that would write the
+   register (a function's return block): with COUNT_EARLY its count goes
+   onto the arms, as constants where their values are known; a loop latch
+   whose arms write nothing keeps its count.  */
+static void
+test_count_early (void)
+{
+  const char *graphs[] = { "s a, a b, a c, b r, c r, r t",
+                           "s h, h b, h c, b l, c l, l h, h t" };
+  for (int k = 0; k < 2; k++)
+    {
+      pp_graph *g = graph_from (graphs[k]);
+      char err[200];
+      pp_numbering *n = pp_number (g, NULL, err, sizeof err);
+      CU_ASSERT_PTR_NOT_NULL_FATAL (n);
+      int join = pp_graph_find_node (g, k ? "l" : "r");
+      for (int early = 0; early < 2; early++)
+        {
+          char *count_early = calloc (pp_graph_num_nodes (g), 1);
+          count_early[join] = early;
+          pp_probe *probes;
+          int np = pp_plan_early (n, g, count_early, &probes);
+          int via_reg = 0, sets_into_join = 0, counts_on_arms = 0;
+          for (int i = 0; i < np; i++)
+            {
+              via_reg += probes[i].count && probes[i].count_uses_reg;
+              if (probes[i].where == PP_AT_EDGE
+                  && pp_graph_edge_dst (g, probes[i].edge) == join)
+                {
+                  sets_into_join += probes[i].op[0] != PP_REG_NONE;
+                  counts_on_arms += probes[i].count;
+                }
+            }
+          /* The diamond: each arm sets the register, the return block
+             counts through it; or each arm counts a constant.  The loop:
+             its arms' increments are on the edges out of the header, so
+             moving the latch's count would gain nothing.  */
+          int moved = early && k == 0;
+          CU_ASSERT_EQUAL (via_reg, k == 0 ? !moved : 2);
+          CU_ASSERT_EQUAL (sets_into_join, k == 0 && !moved ? 2 : 0);
+          CU_ASSERT_EQUAL (counts_on_arms, moved ? 2 : 0);
+          free (probes);
+          free (count_early);
+        }
+      check_plan (n, g, 1);
+      pp_numbering_free (n);
+      pp_graph_free (g);
+    }
+}
+
 static void
 check_graph_rule (pp_graph *g, pp_pathid max_paths, int cut_rule,
                   int with_ppp)
@@ -446,38 +542,8 @@ check_graph_rule (pp_graph *g, pp_pathid max_paths, int cut_rule,
       CU_ASSERT_EQUAL (bad, 0);
     }
 
-  /* Chord-only probes count the same ids as full edge weights.  */
-  pp_probe *probes;
-  int nprobes = pp_plan (n, g, &probes);
-  int chords = 0, real = 0;
-  for (int d = 0; d < n->num_dag_edges; d++)
-    {
-      chords += n->dag[d].chord;
-      real += n->dag[d].kind == PP_DAG_REAL;
-      if (!n->dag[d].chord)
-        CU_ASSERT_EQUAL (n->dag[d].inc, 0);
-    }
-  for (int i = 0; i < nprobes; i++)
-    if (probes[i].where == PP_AT_EDGE)
-      CU_ASSERT (!(pp_graph_edge_flags (g, probes[i].edge)
-                   & PP_EDGE_ABNORMAL));
-  for (int w = 0; w < 20; w++)
-    {
-      int walk[400];
-      int len = random_walk (g, walk, 400);
-      if (len < 0)
-        continue;
-      counted want, got = { .n = 0 };
-      expected_paths (n, g, walk, len, &want);
-      pp_simulate (n, probes, nprobes, walk, len, collect, &got);
-      CU_ASSERT_EQUAL_FATAL (got.n, want.n);
-      int bad = 0;
-      for (int i = 0; i < got.n && i < 512; i++)
-        bad += got.bl[i] != want.bl[i] || got.bl[i] >= n->num_paths
-               || (n->ppp_done && got.ppp[i] != want.ppp[i]);
-      CU_ASSERT_EQUAL_FATAL (bad, 0);
-    }
-  free (probes);
+  for (int early = 0; early < 2; early++)
+    check_plan (n, g, early);
   pp_numbering_free (n);
 }
 
@@ -683,6 +749,8 @@ pp_add_core_tests (void)
   CU_add_test (s, "Lemma 3.3.2 counterexample", test_lemma_332);
   CU_add_test (s, "bad and partial graphs", test_bad_graphs);
   CU_add_test (s, "loop pseudo edges", test_loop_pseudo_edges);
+  CU_add_test (s, "path ends counted on the edges into their block",
+               test_count_early);
   CU_add_test (s, "2000 random DAGs", test_random_dags);
   CU_add_test (s, "2000 random cyclic CFGs", test_random_cyclic);
   CU_add_test (s, "500 random graphs with path limits", test_random_cut);
