@@ -235,19 +235,45 @@ ppgcc_copy_label_tables (function *fun, function *copy)
       varpool_node::finalize_decl (nt);
       table_of[t] = nt;
     }
+  /* A load at a constant index may have been folded while the body was
+     copied, into the address of the original's label (`goto
+     *table[1]` became `&&L`: at -O0 and -O1, a generated program's
+     copy jumped into the original function and recursed without end).
+     Such addresses become the copy's label's.  */
+  auto own_label = [] (tree *tp, int *walk_subtrees, void *data) -> tree {
+    auto *labels = static_cast<std::unordered_map<tree, tree> *> (data);
+    if (TREE_CODE (*tp) == ADDR_EXPR
+        && TREE_CODE (TREE_OPERAND (*tp, 0)) == LABEL_DECL)
+      {
+        auto it = labels->find (TREE_OPERAND (*tp, 0));
+        if (it != labels->end ())
+          *tp = build_fold_addr_expr (it->second);
+      }
+    if (TYPE_P (*tp) || DECL_P (*tp))
+      *walk_subtrees = 0;
+    return NULL_TREE;
+  };
   FOR_EACH_BB_FN (b, copy)
     for (gimple_stmt_iterator gsi = gsi_start_bb (b); !gsi_end_p (gsi);
          gsi_next (&gsi))
-      if (gimple_assign_single_p (gsi_stmt (gsi)))
-        {
-          tree rhs = gimple_assign_rhs1 (gsi_stmt (gsi));
-          if (TREE_CODE (rhs) == ARRAY_REF)
-            {
-              auto it = table_of.find (TREE_OPERAND (rhs, 0));
-              if (it != table_of.end ())
-                TREE_OPERAND (rhs, 0) = it->second;
-            }
-        }
+      {
+        gimple *stmt = gsi_stmt (gsi);
+        if (gimple_assign_single_p (stmt))
+          {
+            tree rhs = gimple_assign_rhs1 (stmt);
+            if (TREE_CODE (rhs) == ARRAY_REF)
+              {
+                auto it = table_of.find (TREE_OPERAND (rhs, 0));
+                if (it != table_of.end ())
+                  TREE_OPERAND (rhs, 0) = it->second;
+              }
+          }
+        if (!is_gimple_debug (stmt))
+          for (unsigned i = 0; i < gimple_num_ops (stmt); i++)
+            if (gimple_op (stmt, i))
+              walk_tree (gimple_op_ptr (stmt, i), own_label, &label_of,
+                         nullptr);
+      }
   copy->has_forced_label_in_static = 1;
   copy->cannot_be_copied_set = 0;
   return true;

@@ -1,7 +1,8 @@
 /* A threaded-code interpreter under -fprofile-paths-switch=entry: run
    keeps its labels' addresses in a static table and jumps through it,
    which GCC will not copy by itself; =entry gives its copy run.pp_on a
-   table of its own.  sq is public and small: the unit's calls of it test
+   table of its own, and its own labels where a load from the table was
+   folded.  sq is public and small: the unit's calls of it test
    the flag at the call and go to its plain copy or its instrumented one.
    run is called 8 times with the same program: 3 while profiling is on,
    5 while it is off, so every path of run and sq counts 3/8 of what an
@@ -23,7 +24,10 @@ run (const unsigned char *code, long acc)
                                      &&op_halt };
   const unsigned char *pc = code;
 #define NEXT goto *ops[*pc++]
-  NEXT;
+  /* A jump through the table at a constant index: copying run folds the
+     load into a label's address, which must be the copy's label (it was
+     the original's, and the copy ran on in run's body).  */
+  goto *ops[sizeof ops / sizeof ops[0] - 4];
 op_inc:
   acc += 3;
   NEXT;
