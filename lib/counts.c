@@ -153,3 +153,37 @@ pp_counts_from_paths (const pp_numbering *n, const pp_graph *g,
   free (fill_out);
   return 0;
 }
+
+/* A derived restart's count (pp_restart_derivable): each path that ends
+   at the exit pseudo edge of a break's source crossed a break into NODE,
+   and NODE's restart path ran once after it.  */
+int
+pp_derive_restart_count (const pp_numbering *n, const pp_graph *g, int node,
+                         const pp_pathid *ids, const uint64_t *counts,
+                         size_t npaths, uint64_t *count)
+{
+  *count = 0;
+  if (node < 0 || node >= n->num_nodes || !pp_restart_derivable (n, g, node))
+    return -1;
+  /* The exit pseudo edges of the breaks' sources.  */
+  char *ends_here = pp_xcalloc (n->num_dag_edges ? n->num_dag_edges : 1, 1);
+  for (int e = 0; e < n->num_cfg_edges; e++)
+    if (n->cfg[e].role == PP_CFG_BREAK && pp_graph_edge_dst (g, e) == node)
+      ends_here[n->cfg[e].exit_edge] = 1;
+  int rc = 0;
+  for (size_t k = 0; k < npaths && rc == 0; k++)
+    {
+      int *edges;
+      int len = pp_regenerate (n, ids[k], &edges);
+      if (len < 0)
+        rc = -1;
+      else
+        {
+          if (len > 0 && ends_here[edges[len - 1]])
+            *count = pp_add_sat (*count, counts[k]);
+          free (edges);
+        }
+    }
+  free (ends_here);
+  return rc;
+}

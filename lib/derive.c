@@ -210,12 +210,105 @@ derive_fn (derive_ctx *c, uint32_t i)
   return 0;
 }
 
+/* Path ID of F counts COUNT: its pair replaced, inserted in id order, or
+   removed (pairs hold non-zero counts).  */
+static int
+set_count (derive_ctx *c, ppd_fn *f, pp_pathid id, uint64_t count)
+{
+  uint64_t k = 0;
+  while (k < f->npairs && f->pairs[k].id < id)
+    k++;
+  int present = k < f->npairs && f->pairs[k].id == id;
+  if (present && count)
+    f->pairs[k].count = count;
+  else if (present)
+    {
+      memmove (&f->pairs[k], &f->pairs[k + 1],
+               (f->npairs - k - 1) * sizeof *f->pairs);
+      f->npairs--;
+    }
+  else if (count)
+    {
+      ppd_pair *grown = realloc (f->pairs, (f->npairs + 1) * sizeof *grown);
+      if (!grown)
+        return fail (c, "out of memory");
+      f->pairs = grown;
+      memmove (&f->pairs[k + 1], &f->pairs[k],
+               (f->npairs - k) * sizeof *f->pairs);
+      f->pairs[k] = (ppd_pair){ id, count };
+      f->npairs++;
+    }
+  return 0;
+}
+
+/* Function I's derived restarts (PP_FN_DERIVED_RESTARTS): each named
+   node's restart path gets the count its breaks imply, replacing what
+   the record holds for it (nothing, unless it was derived before: a
+   merge of derived and raw records must not count it twice).  */
+static int
+derive_restarts (derive_ctx *c, uint32_t i)
+{
+  ppd_fn *f = &c->p->fns[i];
+  const pp_spec_function *sf = f->meta_len ? spec_of (c, i) : NULL;
+  if (f->meta_len && !sf)
+    return -1;
+  if (sf && sf->num_derived_restarts && !sf->graph)
+    return fail (c, "metadata of function '%s': no graph", f->name);
+  pp_numbering *n = NULL;
+  if (sf && sf->num_derived_restarts)
+    {
+      char err[256];
+      pp_options opt = { sf->max_paths, sf->cut_rule };
+      n = pp_number (sf->graph, &opt, err, sizeof err);
+      if (!n || n->num_paths != f->num_paths)
+        {
+          fail (c, "function '%s': %s", f->name,
+                n ? "numbering differs from the compiler's" : err);
+          pp_numbering_free (n);
+          return -1;
+        }
+    }
+  int rc = 0;
+  for (int k = 0; n && k < sf->num_derived_restarts && rc == 0; k++)
+    {
+      const char *name = sf->derived_restarts[k];
+      int v = pp_graph_find_node (sf->graph, name);
+      pp_pathid *ids = malloc ((f->npairs + 1) * sizeof *ids);
+      uint64_t *counts = malloc ((f->npairs + 1) * sizeof *counts);
+      uint64_t total = 0;
+      if (!ids || !counts)
+        rc = fail (c, "out of memory");
+      for (uint64_t j = 0; rc == 0 && j < f->npairs; j++)
+        {
+          ids[j] = f->pairs[j].id;
+          counts[j] = f->pairs[j].count;
+        }
+      if (rc == 0 && v < 0)
+        rc = fail (c, "metadata of function '%s': derived_restart names no "
+                      "node '%s'", f->name, name);
+      else if (rc == 0
+               && pp_derive_restart_count (n, sf->graph, v, ids, counts,
+                                           f->npairs, &total) < 0)
+        rc = fail (c, "function '%s': restart at '%s' cannot be derived "
+                      "(a path id out of range, or a graph it does not "
+                      "fit)", f->name, name);
+      free (ids);
+      free (counts);
+      if (rc == 0)
+        rc = set_count (c, f, pp_restart_path_id (n, v), total);
+    }
+  pp_numbering_free (n);
+  if (rc == 0)
+    f->flags &= ~PP_FN_DERIVED_RESTARTS;
+  return rc;
+}
+
 int
 ppd_derive_counts (ppd_profile *p, char *err, size_t errlen)
 {
   uint32_t i;
   for (i = 0; i < p->nfns; i++)
-    if (p->fns[i].flags & PP_FN_DERIVED)
+    if (p->fns[i].flags & (PP_FN_DERIVED | PP_FN_DERIVED_RESTARTS))
       break;
   if (i == p->nfns)
     return 0;
@@ -226,6 +319,11 @@ ppd_derive_counts (ppd_profile *p, char *err, size_t errlen)
       return -1;
     }
   int rc = 0;
+  /* Restarts first: a derived helper's callers' node counts include
+     them.  */
+  for (uint32_t j = i; j < p->nfns && rc == 0; j++)
+    if (p->fns[j].flags & PP_FN_DERIVED_RESTARTS)
+      rc = derive_restarts (&c, j);
   for (; i < p->nfns && rc == 0; i++)
     if (p->fns[i].flags & PP_FN_DERIVED)
       rc = derive_fn (&c, i);

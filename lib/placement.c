@@ -19,7 +19,10 @@
    known node updates a constant counter index.
 
    Early counts.  A node that only ends paths and cannot be left midway
-   has its count on its in-edges instead (pp_plan_early, end_moves_up).  */
+   has its count on its in-edges instead (pp_plan_early, end_moves_up).
+
+   Derived restarts.  A path that restarts at a dispatch block and ends
+   in it is counted by readers (pp_plan_derived, pp_restart_derivable).  */
 #include "internal.h"
 
 #include <stdlib.h>
@@ -401,15 +404,69 @@ end_index_early (const plan_state *ps, int e, int d, pp_probe *p)
     }
 }
 
+/* Restart paths left to readers.  A computed goto's dispatch block (Lua's
+   `goto *disptab[op]`) ends every path inside it, its out-edges being
+   abnormal, and is entered by a back edge after each bytecode: each
+   dispatch paid the bytecode's path end, a restart of the register and a
+   count through it of the one-block path that restarts there.  That
+   path runs once per break into the block, which the ids of the paths
+   ending at those breaks say when their sources end paths in no other
+   way; readers add it (pp_derive_restart_count), and the breaks only end
+   their paths.  */
+int
+pp_restart_derivable (const pp_numbering *n, const pp_graph *g, int node)
+{
+  if (node == n->entry || node == n->exit || n->node_entry_edge[node] < 0
+      || n->node_exit_edge[node] < 0
+      || (n->node_flags[node] & (PP_NODE_RESTART_ABNORMAL | PP_NODE_UNREACHED))
+      || !(n->node_flags[node] & PP_NODE_END_IN_BLOCK)
+      || n->out[node][0] != n->node_exit_edge[node] || n->out[node][1] >= 0)
+    return 0;
+  int breaks = 0;
+  for (int e = 0; e < n->num_cfg_edges; e++)
+    {
+      if (pp_graph_edge_dst (g, e) != node
+          || n->cfg[e].role == PP_CFG_UNREACHED)
+        continue;
+      if (pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL)
+        return 0;
+      if (n->cfg[e].role != PP_CFG_BREAK)
+        continue;
+      int u = pp_graph_edge_src (g, e);
+      if (n->node_flags[u] & PP_NODE_END_IN_BLOCK)
+        return 0;
+      for (int f = 0; f < n->num_cfg_edges; f++)
+        if (pp_graph_edge_src (g, f) == u && n->cfg[f].role == PP_CFG_BREAK
+            && pp_graph_edge_dst (g, f) != node)
+          return 0;
+      breaks++;
+    }
+  return breaks > 0;
+}
+
+pp_pathid
+pp_restart_path_id (const pp_numbering *n, int node)
+{
+  return n->dag[n->node_entry_edge[node]].val
+         + n->dag[n->node_exit_edge[node]].val;
+}
+
 int
 pp_plan (pp_numbering *n, const pp_graph *g, pp_probe **out)
 {
-  return pp_plan_early (n, g, NULL, out);
+  return pp_plan_derived (n, g, NULL, NULL, out);
 }
 
 int
 pp_plan_early (pp_numbering *n, const pp_graph *g, const char *count_early,
                pp_probe **out)
+{
+  return pp_plan_derived (n, g, count_early, NULL, out);
+}
+
+int
+pp_plan_derived (pp_numbering *n, const pp_graph *g, const char *count_early,
+                 char *derived, pp_probe **out)
 {
   pp_place_chords (n, g);
   plan_state ps = { n, { NULL, NULL }, { NULL, NULL }, n->ppp_done ? 2 : 1 };
@@ -436,12 +493,21 @@ pp_plan_early (pp_numbering *n, const pp_graph *g, const char *count_early,
   for (int v = 0; v < nn; v++)
     if (!end_moves_up (&ps, g, count_early, first_in, v, &moved_end[v]))
       moved_end[v] = -1;
+  /* IS_DERIVED[v]: v's restart path is the readers'; paths that reach it
+     by DAG edges end on those edges, as moved ends do.  */
+  char *is_derived = pp_xcalloc (nn, 1);
+  for (int v = 0; derived && v < nn; v++)
+    {
+      is_derived[v] = count_early && count_early[v]
+                      && pp_restart_derivable (n, g, v);
+      derived[v] = is_derived[v];
+    }
   pp_probe *probes = pp_xcalloc (n->num_cfg_edges + n->num_nodes + 1,
                                  sizeof *probes);
   int np = 0;
   for (int v = 0; v < n->num_nodes; v++)
     if ((n->node_flags[v] & PP_NODE_END_IN_BLOCK)
-        && !(n->node_flags[v] & PP_NODE_UNREACHED))
+        && !(n->node_flags[v] & PP_NODE_UNREACHED) && !is_derived[v])
       {
         pp_probe *p = &probes[np++];
         p->where = PP_AT_BLOCK_END;
@@ -467,6 +533,8 @@ pp_plan_early (pp_numbering *n, const pp_graph *g, const char *count_early,
             }
           else if (moved_end[de->dst] >= 0)
             end_index_early (&ps, e, moved_end[de->dst], p);
+          else if (is_derived[de->dst])
+            end_index_early (&ps, e, n->node_exit_edge[de->dst], p);
           else
             reg_update (&ps, c->dag_edge, p);
         }
@@ -476,7 +544,7 @@ pp_plan_early (pp_numbering *n, const pp_graph *g, const char *count_early,
           if (!(n->node_flags[u] & PP_NODE_END_IN_BLOCK)
               && moved_end[u] < 0)
             end_index (&ps, c->exit_edge, p);
-          if (c->entry_edge >= 0)
+          if (c->entry_edge >= 0 && !is_derived[pp_graph_edge_dst (g, e)])
             reg_update (&ps, c->entry_edge, p);
         }
       /* An abnormal edge cannot carry code; the DAG makes sure it needs
@@ -488,6 +556,7 @@ pp_plan_early (pp_numbering *n, const pp_graph *g, const char *count_early,
     }
   free (first_in);
   free (moved_end);
+  free (is_derived);
   for (int r = 0; r < ps.nregs; r++)
     {
       free (ps.known[r]);

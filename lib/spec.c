@@ -52,6 +52,7 @@ typedef struct
   pp_spec_function fn;
   int paths_cap;
   int callers_cap;
+  int derived_restarts_cap;
   name_entry *names;
   int num_names, names_cap;
   int *slots;        /* open addressing over names; -1 empty */
@@ -283,6 +284,9 @@ free_function (pp_spec_function *fn)
       free (fn->callers[i].node);
     }
   free (fn->callers);
+  for (int i = 0; i < fn->num_derived_restarts; i++)
+    free (fn->derived_restarts[i]);
+  free (fn->derived_restarts);
   memset (fn, 0, sizeof *fn);
 }
 
@@ -450,6 +454,23 @@ pp_spec_b_caller (pp_spec_builder *b, pp_spec_loc loc, const char *function,
       return oom (b, loc);
     }
   f->fn.num_callers++;
+  return 0;
+}
+
+int
+pp_spec_b_derived_restart (pp_spec_builder *b, pp_spec_loc loc,
+                           const char *node)
+{
+  function_state *f = &b->cur;
+  if (current (b, loc))
+    return -1;
+  if (grow (&f->fn.derived_restarts, &f->derived_restarts_cap,
+            f->fn.num_derived_restarts + 1, sizeof *f->fn.derived_restarts))
+    return oom (b, loc);
+  char *s = xstrdup (node);
+  if (!s)
+    return oom (b, loc);
+  f->fn.derived_restarts[f->fn.num_derived_restarts++] = s;
   return 0;
 }
 

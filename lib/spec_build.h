@@ -52,6 +52,8 @@ int pp_spec_b_checksum (pp_spec_builder *b, pp_spec_loc loc, uint32_t sum);
 /* RULE: how the cuts were chosen ("fitted"), NULL for the original rule.  */
 int pp_spec_b_max_paths (pp_spec_builder *b, pp_spec_loc loc, uint64_t max,
                          const char *rule);
+int pp_spec_b_derived_restart (pp_spec_builder *b, pp_spec_loc loc,
+                               const char *node);
 int pp_spec_b_caller (pp_spec_builder *b, pp_spec_loc loc, const char *function,
                       uint32_t checksum, const char *node);
 /* HAS_LINES: a `line FIRST [LAST]` clause (LAST = FIRST when omitted).  */

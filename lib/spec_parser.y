@@ -99,6 +99,7 @@ pp_spec_yyerror (const pp_spec_loc *loc, pp_spec_yyscan_t scanner,
 %token KW_FALSE "false"
 %token KW_CASE "case"
 %token KW_CALLER "caller"
+%token KW_DERIVED_RESTART "derived_restart"
 
 %type <str> name
 %type <line> line_number
@@ -143,6 +144,7 @@ statement:
         }
       CHECK (pp_spec_b_caller (b, @1, $2, (uint32_t) $3, $4));
     }
+| KW_DERIVED_RESTART name { CHECK (pp_spec_b_derived_restart (b, @1, $2)); }
 | KW_NODE name node_lines node_cond
     {
       CHECK (pp_spec_b_node (b, @2, $2, $3.has, $3.first, $3.last));
@@ -247,6 +249,7 @@ name:
 | KW_FALSE        { $$ = "false"; }
 | KW_CASE         { $$ = "case"; }
 | KW_CALLER       { $$ = "caller"; }
+| KW_DERIVED_RESTART { $$ = "derived_restart"; }
 ;
 
 %%
@@ -258,7 +261,7 @@ describe_symbol (yysymbol_kind_t sym, char *buf, size_t len)
 {
   const char *s = yysymbol_name (sym);
   size_t n = strlen (s);
-  int keyword = sym >= YYSYMBOL_KW_FUNCTION && sym <= YYSYMBOL_KW_CALLER;
+  int keyword = sym >= YYSYMBOL_KW_FUNCTION && sym <= YYSYMBOL_KW_DERIVED_RESTART;
   if (sym == YYSYMBOL_YYEOF)
     {
       snprintf (buf, len, "end of file");
@@ -318,7 +321,7 @@ yyreport_syntax_error (const yypcontext_t *ctx, pp_spec_yyscan_t scanner,
       int j, k = 0;
       for (j = 0; j < nexp; j++)
         if (!(expected[j] >= YYSYMBOL_KW_FUNCTION
-              && expected[j] <= YYSYMBOL_KW_CALLER))
+              && expected[j] <= YYSYMBOL_KW_DERIVED_RESTART))
           expected[k++] = expected[j];
       nexp = k;
     }

@@ -311,9 +311,20 @@ ppgcc_instrument_function (function *fun)
   pp_probe *probes;
   std::vector<char> count_early = count_early_blocks (cfg);
   bool by_path_end = ppgcc_opts.cct || ppgcc_opts.nmetrics;
-  int nprobes = pp_plan_early (n, cfg.graph,
-                               by_path_end ? nullptr : count_early.data (),
-                               &probes);
+  std::vector<char> derived (count_early.size (), 0);
+  int nprobes = pp_plan_derived (n, cfg.graph,
+                                 by_path_end ? nullptr : count_early.data (),
+                                 derived.data (), &probes);
+  /* Restart paths left to readers (pp_plan_derived): named in the
+     metadata, which readers have with the counts.  */
+  for (size_t v = 0; v < derived.size (); v++)
+    if (derived[v])
+      {
+        fn.meta += "derived_restart ";
+        fn.meta += pp_graph_node_name (cfg.graph, (int) v);
+        fn.meta += "\n";
+        fn.flags |= PP_FN_DERIVED_RESTARTS;
+      }
   /* Switchable profiling: the probes go into an instrumented copy entered
      while the flag is set (switch-entry.cc), else (or where the function
      cannot be forwarded its arguments) each path end tests the flag.  */

@@ -258,6 +258,31 @@ int pp_plan (pp_numbering *n, const pp_graph *g, pp_probe **out);
    nowhere.  */
 int pp_plan_early (pp_numbering *n, const pp_graph *g,
                    const char *count_early, pp_probe **out);
+/* The same, and the path that restarts at a node and ends in its block
+   (a computed goto's dispatch block, entered after every bytecode) is
+   left to readers where pp_restart_derivable holds and COUNT_EARLY says
+   the block runs to its end: DERIVED[num_nodes] (may be NULL: nowhere)
+   receives 1 for such nodes, whose restart path no probe counts and
+   whose in-edges set no register.  */
+int pp_plan_derived (pp_numbering *n, const pp_graph *g,
+                     const char *count_early, char *derived, pp_probe **out);
+
+/* Whether the path that restarts at NODE and ends in its block runs
+   exactly as often as the paths that end at a break (back or cut) edge
+   into NODE: NODE ends every path in its block (no DAG successor), has
+   no abnormal in-edge, and the source of each break into it ends paths
+   only by breaks into NODE, so that their ids tell these traversals
+   apart.  */
+int pp_restart_derivable (const pp_numbering *n, const pp_graph *g, int node);
+/* The Ball-Larus id of that path (ENTRY->NODE->EXIT by pseudo edges).  */
+pp_pathid pp_restart_path_id (const pp_numbering *n, int node);
+/* Its count from a path profile (NPATHS IDS with COUNTS): the sum of the
+   counts of the paths ending at a break into NODE.  Returns 0, or -1 when
+   NODE is not derivable or an id is out of range.  Counts saturate.  */
+int pp_derive_restart_count (const pp_numbering *n, const pp_graph *g,
+                             int node, const pp_pathid *ids,
+                             const uint64_t *counts, size_t npaths,
+                             uint64_t *count);
 
 /* Simulates the probes along a walk of CFG edges from ENTRY to EXIT (or to a
    node whose paths end in the block).  Calls SINK with each counted BL and PPP

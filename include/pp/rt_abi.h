@@ -56,6 +56,13 @@ extern "C" {
                               path, and its inlined bodies count no calls
                               word; the runtime takes the sum of their path
                               counts as their calls.  Never in files. */
+#define PP_FN_DERIVED_RESTARTS 1024u
+                           /* the paths its metadata's `derived_restart`
+                              lines name (a computed goto's dispatch
+                              block, entered after each bytecode) have no
+                              probe: readers count them from the paths
+                              that end at the breaks into their blocks
+                              (pp_derive_restart_count) */
 
 /* What only some functions have (PPP, a training profile, the hash
    table's inline first probe): out of the descriptor, which every

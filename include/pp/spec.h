@@ -61,6 +61,11 @@ typedef struct
   int num_paths;
   pp_spec_caller *callers; /* `caller` statements, in file order */
   int num_callers;
+  /* `derived_restart NODE` statements: the path that restarts at NODE
+     and ends in its block has no probe; readers derive its count
+     (PP_FN_DERIVED_RESTARTS, pp_derive_restart_count).  */
+  char **derived_restarts;
+  int num_derived_restarts;
   int line, col;       /* the `function` statement, or the first statement of
                           the anonymous graph */
 } pp_spec_function;

@@ -180,10 +180,114 @@ test_derive_bad (void)
   ppd_free (&p);
 }
 
+/* A computed goto: d jumps abnormally to the bytecodes x, y and h; x and
+   y jump back to d, h returns.  The path that restarts at d and ends
+   there has no probe (`derived_restart d').  */
+static const char dispatch_meta[] =
+  "function vm\nchecksum 0x77\nmax_paths 0\nentry s\nexit t\n"
+  "edge s a\nedge a d\nedge d x abnormal\nedge d y abnormal\n"
+  "edge d h abnormal\nedge x d\nedge y d\nedge h t\n"
+  "derived_restart d\n";
+
+static void
+test_derive_restarts (void)
+{
+  char err[256] = "";
+  pp_spec *spec = pp_spec_parse_string (dispatch_meta, strlen (dispatch_meta),
+                                        NULL, err, sizeof err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (spec);
+  CU_ASSERT_EQUAL_FATAL (spec->fns[0].num_derived_restarts, 1);
+  CU_ASSERT_STRING_EQUAL (spec->fns[0].derived_restarts[0], "d");
+  const pp_graph *g = spec->fns[0].graph;
+  pp_options opt = { 0 };
+  pp_numbering *n = pp_number (g, &opt, err, sizeof err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL (n);
+  int d = pp_graph_find_node (g, "d");
+  CU_ASSERT_FATAL (pp_restart_derivable (n, g, d));
+  CU_ASSERT (!pp_restart_derivable (n, g, pp_graph_find_node (g, "a")));
+  pp_pathid restart = pp_restart_path_id (n, d);
+  /* Every path but the restart ran 10 * (id + 1) times: the restart ran
+     once after each path that ends at x's or y's break (the oracle: the
+     source of each path's last, pseudo, edge).  */
+  ppd_pair pairs[16];
+  int np = 0;
+  uint64_t want = 0;
+  for (pp_pathid id = 0; id < n->num_paths; id++)
+    {
+      if (id == restart)
+        continue;
+      int *edges;
+      int len = pp_regenerate (n, id, &edges);
+      CU_ASSERT_FATAL (len > 0);
+      const char *from = pp_graph_node_name (g, n->dag[edges[len - 1]].src);
+      uint64_t count = 10 * (id + 1);
+      if (n->dag[edges[len - 1]].kind == PP_DAG_EXIT
+          && (!strcmp (from, "x") || !strcmp (from, "y")))
+        want += count;
+      pairs[np++] = (ppd_pair){ id, count };
+      free (edges);
+    }
+  CU_ASSERT (want > 0);
+  ppd_profile p = { 0 };
+  add_fn (&p, "vm", 0x77, PP_FN_DERIVED_RESTARTS, n->num_paths,
+          dispatch_meta, pairs, (uint64_t) np);
+  CU_ASSERT_EQUAL_FATAL (ppd_derive_counts (&p, err, sizeof err), 0);
+  const ppd_fn *f = fn_named (&p, "vm");
+  CU_ASSERT_EQUAL (f->flags & PP_FN_DERIVED_RESTARTS, 0);
+  CU_ASSERT_EQUAL_FATAL (f->npairs, (uint64_t) np + 1);
+  uint64_t got = 0;
+  for (uint64_t k = 0; k < f->npairs; k++)
+    {
+      if (f->pairs[k].id == restart)
+        got = f->pairs[k].count;
+      if (k)
+        CU_ASSERT (f->pairs[k - 1].id < f->pairs[k].id);
+    }
+  CU_ASSERT_EQUAL (got, want);
+  /* Merged with a raw record of the same build, the flag is back and the
+     derived pair is there: derived again, it is replaced, not added to.  */
+  p.fns[0].flags |= PP_FN_DERIVED_RESTARTS;
+  CU_ASSERT_EQUAL_FATAL (ppd_derive_counts (&p, err, sizeof err), 0);
+  CU_ASSERT_EQUAL (f->npairs, (uint64_t) np + 1);
+  for (uint64_t k = 0; k < f->npairs; k++)
+    if (f->pairs[k].id == restart)
+      CU_ASSERT_EQUAL (f->pairs[k].count, want);
+  ppd_free (&p);
+
+  /* No break ran: no pair.  A node that is not a dispatch block, or
+     none at all: one line saying so.  */
+  memset (&p, 0, sizeof p);
+  add_fn (&p, "vm", 0x77, PP_FN_DERIVED_RESTARTS, n->num_paths,
+          dispatch_meta, NULL, 0);
+  CU_ASSERT_EQUAL (ppd_derive_counts (&p, err, sizeof err), 0);
+  CU_ASSERT_EQUAL (p.fns[0].npairs, 0);
+  ppd_free (&p);
+  static const char *const bad[] = { "derived_restart a\n",
+                                     "derived_restart zz\n" };
+  static const char *const why[] = { "cannot be derived", "no node 'zz'" };
+  for (int k = 0; k < 2; k++)
+    {
+      char meta[512];
+      snprintf (meta, sizeof meta, "%.*s%s",
+                (int) (strstr (dispatch_meta, "derived_restart")
+                       - dispatch_meta),
+                dispatch_meta, bad[k]);
+      memset (&p, 0, sizeof p);
+      add_fn (&p, "vm", 0x77, PP_FN_DERIVED_RESTARTS, n->num_paths, meta,
+              pairs, (uint64_t) np);
+      CU_ASSERT_EQUAL (ppd_derive_counts (&p, err, sizeof err), -1);
+      CU_ASSERT_PTR_NOT_NULL (strstr (err, why[k]));
+      ppd_free (&p);
+    }
+  pp_numbering_free (n);
+  pp_spec_free (spec);
+}
+
 void
 pp_add_derive_tests (void)
 {
   CU_pSuite s = CU_add_suite ("derived counts", NULL, NULL);
   CU_add_test (s, "from callers' paths, chained, cycles", test_derive);
   CU_add_test (s, "bad metadata", test_derive_bad);
+  CU_add_test (s, "a dispatch block's restart path", test_derive_restarts);
 }
