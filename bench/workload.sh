@@ -7,11 +7,12 @@ workload_sizes() { # 1: quick
   # Workload sizes: ref inputs take about 1-2 s at -O2; callgrind runs a
   # smaller ref input; training runs different inputs (see workload()).
   if [ "$1" = 1 ]; then
-    MB_bzip2=4 MB_gzip=2 MB_zstd=4 MB_xz=1 LUA_SCALE=6 SQL_ROWS=25000 RE_LINES=15000
+    MB_bzip2=4 MB_gzip=2 MB_zstd=4 MB_xz=1 LUA_SCALE=6 SQL_ROWS=25000 RE_LINES=15000 MUJS_SCALE=4
   else
-    MB_bzip2=20 MB_gzip=10 MB_zstd=20 MB_xz=3 LUA_SCALE=25 SQL_ROWS=80000 RE_LINES=60000
+    MB_bzip2=20 MB_gzip=10 MB_zstd=20 MB_xz=3 LUA_SCALE=25 SQL_ROWS=80000 RE_LINES=60000 MUJS_SCALE=16
   fi
   CG_MB=1 CG_LUA_SCALE=1 CG_SQL_ROWS=4000 TRAIN_LUA_SCALE=1 TRAIN_SQL_ROWS=20000 CG_RE_LINES=4000
+  CG_MUJS_SCALE=1 TRAIN_MUJS_SCALE=2
 }
 
 bin_of() { # program dir
@@ -45,6 +46,11 @@ workload() {
       for s in "$@"; do $RUN "$b" "$s" "$scale" >> "$out" || return 1; done ;;
     sqlite3:*) $RUN "$b" :memory: < "$i/$p.$k" > "$out" ;;
     pcre2:*) regex_run "$b" "$i/$p.$k" "$out" ;;
+    # One script; its scale and seed (the numbers, expressions and words it
+    # generates) differ by kind.
+    mujs:train) $RUN "$b" "$BENCH_DIR/workloads/mujs-bench.js" "$TRAIN_MUJS_SCALE" 1 > "$out" ;;
+    mujs:ref) $RUN "$b" "$BENCH_DIR/workloads/mujs-bench.js" "$MUJS_SCALE" 2 > "$out" ;;
+    mujs:cg) $RUN "$b" "$BENCH_DIR/workloads/mujs-bench.js" "$CG_MUJS_SCALE" 4 > "$out" ;;
   esac
 }
 # pcre2grep once per pattern of regex.pat, outputs appended.  Exit status
