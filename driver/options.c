@@ -186,6 +186,10 @@ parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
     cl->derive = 1;
   else if (!strcmp (a, "-fno-profile-paths-derive"))
     cl->derive = 0;
+  else if (!strcmp (a, "-fprofile-paths-loop-registers"))
+    cl->loop_registers = 1;
+  else if (!strcmp (a, "-fno-profile-paths-loop-registers"))
+    cl->loop_registers = 0;
   else if (!strcmp (a, "-fprofile-paths-values"))
     cl->values = 1;
   else if (!strcmp (a, "-fno-profile-paths-values"))
@@ -231,6 +235,7 @@ clear_own (ppgcc_cmdline *cl)
   cl->superblock = -1;
   cl->context_clone = -1;
   cl->derive = -1;
+  cl->loop_registers = -1;
   cl->values = -1;
   cl->superblock_growth = cl->superblock_hot = NULL;
 }
@@ -290,6 +295,7 @@ ppgcc_parse (int argc, char **argv, const char *flags, ppgcc_cmdline *cl)
   cl->superblock = -1;
   cl->context_clone = -1;
   cl->derive = -1;
+  cl->loop_registers = -1;
   cl->values = -1;
   cl->pass = XNEWVEC (char *, argc + 1);
   int stops_before_link = 0, inputs = 0, info_only = 0, probes = 0;
@@ -448,7 +454,7 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
   size_t nfdo = sizeof fdo_flags / sizeof *fdo_flags;
-  char **args = XNEWVEC (char *, cl->npass + 40 + nfdo);
+  char **args = XNEWVEC (char *, cl->npass + 48 + nfdo);
   int n = 0;
   args[n++] = (char *) cc;
   int sampled = cl->use_profile && sampled_lines (cl->use_path);
@@ -568,6 +574,10 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->derive >= 0)
         args[n++] = xstrdup (cl->derive ? "-fplugin-arg-ppgcc-derive=1"
                                         : "-fplugin-arg-ppgcc-derive=0");
+      if (cl->loop_registers >= 0)
+        args[n++] = xstrdup (cl->loop_registers
+                             ? "-fplugin-arg-ppgcc-loop-registers=1"
+                             : "-fplugin-arg-ppgcc-loop-registers=0");
       if (cl->values >= 0)
         args[n++] = xstrdup (cl->values ? "-fplugin-arg-ppgcc-values=1"
                                         : "-fplugin-arg-ppgcc-values=0");
@@ -695,6 +705,12 @@ ppgcc_print_help (FILE *out)
          "one-path\n"
          "                                   static functions counted from "
          "their callers)\n"
+         "  -fno-profile-paths-loop-registers\n"
+         "                                   every loop trip counted in memory "
+         "(default:\n"
+         "                                   a single-path loop's in a "
+         "register, stored\n"
+         "                                   when the loop is left)\n"
          "  -fno-profile-paths-values        no value profiles (default: the "
          "sizes and\n"
          "                                   destinations of memcpy, memset, "

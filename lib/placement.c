@@ -339,7 +339,8 @@ reg_update (const plan_state *ps, int d, pp_probe *p)
 static int
 probe_does_something (const pp_probe *p)
 {
-  return p->count || p->op[0] != PP_REG_NONE || p->op[1] != PP_REG_NONE;
+  return p->count || p->op[0] != PP_REG_NONE || p->op[1] != PP_REG_NONE
+         || p->loop_init || p->loop_step || p->loop_flush;
 }
 
 /* Counting a path end on the edges into its node.  A node U whose only
@@ -451,6 +452,231 @@ pp_restart_path_id (const pp_numbering *n, int node)
          + n->dag[n->node_exit_edge[node]].val;
 }
 
+/* ------------------------------------------------------ promoted loops
+
+   A loop whose body is a single path from its header H to its one back
+   edge B (the latch's) runs, each time it is entered, a first trip whose
+   path starts wherever the path entering H started, then trips that
+   restart at H: the same path each time.  Counting those where they end
+   costs each trip a count through the register and a restart of it.
+   Instead a local counter c counts the trips round B (LLVM keeps its
+   loops' edge counters in registers the same way, storing them at the
+   loop's exits), and the register is left as H's first trip had it,
+   since the body's increments are constants: OFF[u] from H to u.
+   Leaving by an edge from u, when c is not zero, the first trip's path
+   (the register's value at H plus the latch's end offset) counts once,
+   the later trips' path (the restart value plus the same offset) c - 1
+   times, and the register restarts; then it gets u's offset, and the
+   edge's own probe runs as before.  No call or asm in the body (a callee
+   could longjmp out of it or exit), nothing that ends or restarts paths
+   inside it, and no other way in than through H.  */
+
+typedef struct
+{
+  int *in_body;    /* [nn]: the loop's number when the node is in its body */
+  pp_pathid *off;  /* [nn]: the register's increment from H */
+  int *init, *step, *flush, *quiet; /* [edges]: the loop's number, or 0 */
+  pp_pathid *exit_off;               /* [edges]: OFF of a flush's source */
+  pp_probe *loops;                   /* [nloops]: each one's loop_* fields */
+  int nloops;
+} loop_plan;
+
+static int
+body_node_ok (const plan_state *ps, const char *count_early,
+              const int *moved_end, const char *is_derived, int v)
+{
+  const pp_numbering *n = ps->n;
+  return v != n->entry && v != n->exit && count_early[v]
+         && !(n->node_flags[v]
+              & (PP_NODE_RESTART_ABNORMAL | PP_NODE_RESTART_CUT
+                 | PP_NODE_END_IN_BLOCK | PP_NODE_UNREACHED))
+         && moved_end[v] < 0 && !is_derived[v];
+}
+
+/* Promotes the loop closed by back edge B when it qualifies; its number
+   is LP->nloops + 1.  FIRST_IN / FIRST_OUT chain the in- and out-edges
+   (plan's layout); MARK is scratch, all zero on entry and on return.  */
+static void
+promote_loop (const plan_state *ps, const pp_graph *g,
+              const char *count_early, const int *first_in,
+              const int *first_out, const int *moved_end,
+              const char *is_derived, int b, char *mark, int *stack,
+              loop_plan *lp)
+{
+  const pp_numbering *n = ps->n;
+  int nn = n->num_nodes;
+  const pp_cfg_edge_info *bc = &n->cfg[b];
+  if (bc->role != PP_CFG_BREAK || !bc->back || bc->entry_edge < 0
+      || bc->exit_edge < 0
+      || (pp_graph_edge_flags (g, b) & PP_EDGE_ABNORMAL))
+    return;
+  int latch = pp_graph_edge_src (g, b), h = pp_graph_edge_dst (g, b);
+  if (!body_node_ok (ps, count_early, moved_end, is_derived, h)
+      || lp->in_body[h] || lp->in_body[latch])
+    return;
+  for (int e = first_in[h]; e >= 0; e = first_in[nn + e])
+    if (e != b && (n->cfg[e].role == PP_CFG_BREAK
+                   || (pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL)))
+      return;
+  /* The body: what reaches the latch without passing H.  */
+  int sp = 0, nbody = 1, ok = 1;
+  mark[h] = 1;
+  if (!mark[latch])
+    {
+      mark[latch] = 1;
+      stack[sp++] = latch;
+      nbody++;
+    }
+  while (sp > 0 && ok)
+    {
+      int v = stack[--sp];
+      if (!body_node_ok (ps, count_early, moved_end, is_derived, v)
+          || n->node_entry_edge[v] >= 0 || lp->in_body[v])
+        {
+          ok = 0;
+          break;
+        }
+      for (int e = first_in[v]; e >= 0; e = first_in[nn + e])
+        {
+          if (n->cfg[e].role == PP_CFG_UNREACHED)
+            continue;
+          if (n->cfg[e].role != PP_CFG_DAG
+              || (pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL))
+            {
+              ok = 0;
+              break;
+            }
+          int u = pp_graph_edge_src (g, e);
+          if (!mark[u])
+            {
+              mark[u] = 1;
+              stack[sp++] = u;
+              nbody++;
+            }
+        }
+    }
+  /* One path through it: each node has one successor in the body, the
+     latch none but H by B; every other way out is a DAG edge.  */
+  int cur = h, walked = 1;
+  pp_pathid off = 0;
+  while (ok)
+    {
+      lp->off[cur] = off;
+      int next = -1;
+      for (int e = first_out[cur]; e >= 0 && ok; e = first_out[nn + e])
+        {
+          int w = pp_graph_edge_dst (g, e);
+          if (e == b)
+            continue;
+          if (n->cfg[e].role != PP_CFG_DAG
+              || (pp_graph_edge_flags (g, e) & PP_EDGE_ABNORMAL))
+            ok = 0;
+          else if (mark[w] && w != h && next < 0 && cur != latch)
+            {
+              next = w;
+              off += n->dag[n->cfg[e].dag_edge].inc;
+            }
+          else if (mark[w])
+            ok = 0;
+        }
+      if (!ok || cur == latch)
+        break;
+      if (next < 0 || walked >= nbody)
+        ok = 0;
+      else
+        {
+          cur = next;
+          walked++;
+        }
+    }
+  ok = ok && cur == latch && walked == nbody;
+  if (ok)
+    {
+      int id = ++lp->nloops;
+      pp_probe *l = &lp->loops[id - 1];
+      memset (l, 0, sizeof *l);
+      pp_pathid end = lp->off[latch] + n->dag[bc->exit_edge].inc;
+      pp_pathid restart = n->dag[bc->entry_edge].inc;
+      l->loop_reg = !ps->known[0][h];
+      l->loop_first_uses_reg = l->loop_reg;
+      l->loop_first = (l->loop_reg ? 0 : ps->kval[0][h]) + end;
+      l->loop_steady = restart + end;
+      l->loop_restart = restart;
+      for (int v = 0; v < nn; v++)
+        if (mark[v])
+          lp->in_body[v] = id;
+      for (int e = first_in[h]; e >= 0; e = first_in[nn + e])
+        if (e != b && n->cfg[e].role == PP_CFG_DAG)
+          lp->init[e] = id;
+      lp->step[b] = id;
+      for (int v = 0; v < nn; v++)
+        if (mark[v])
+          for (int e = first_out[v]; e >= 0; e = first_out[nn + e])
+            {
+              if (e == b)
+                continue;
+              if (mark[pp_graph_edge_dst (g, e)])
+                lp->quiet[e] = id;
+              else
+                {
+                  lp->flush[e] = id;
+                  lp->exit_off[e] = lp->off[v];
+                }
+            }
+    }
+  for (int v = 0; v < nn; v++)
+    mark[v] = 0;
+}
+
+/* Fills LP for every loop that qualifies (none with the PPP register).  */
+static void
+plan_loops (const plan_state *ps, const pp_graph *g, const char *count_early,
+            const int *first_in, const int *moved_end,
+            const char *is_derived, loop_plan *lp)
+{
+  const pp_numbering *n = ps->n;
+  int nn = n->num_nodes, ne = n->num_cfg_edges;
+  lp->in_body = pp_xcalloc (nn, sizeof *lp->in_body);
+  lp->off = pp_xcalloc (nn, sizeof *lp->off);
+  int *edge_arrays = pp_xcalloc ((size_t) 4 * ne + 1, sizeof *edge_arrays);
+  lp->init = edge_arrays;
+  lp->step = edge_arrays + ne;
+  lp->flush = edge_arrays + 2 * ne;
+  lp->quiet = edge_arrays + 3 * ne;
+  lp->exit_off = pp_xcalloc (ne + 1, sizeof *lp->exit_off);
+  lp->loops = pp_xcalloc (ne + 1, sizeof *lp->loops);
+  lp->nloops = 0;
+  if (!count_early || ps->nregs > 1)
+    return;
+  int *first_out = pp_xcalloc (nn + ne + 1, sizeof *first_out);
+  for (int v = 0; v < nn; v++)
+    first_out[v] = -1;
+  for (int e = ne - 1; e >= 0; e--)
+    {
+      int u = pp_graph_edge_src (g, e);
+      first_out[nn + e] = first_out[u];
+      first_out[u] = e;
+    }
+  char *mark = pp_xcalloc (nn, 1);
+  int *stack = pp_xcalloc (nn, sizeof *stack);
+  for (int b = 0; b < ne; b++)
+    promote_loop (ps, g, count_early, first_in, first_out, moved_end,
+                  is_derived, b, mark, stack, lp);
+  free (first_out);
+  free (mark);
+  free (stack);
+}
+
+static void
+free_loop_plan (loop_plan *lp)
+{
+  free (lp->in_body);
+  free (lp->off);
+  free (lp->init);
+  free (lp->exit_off);
+  free (lp->loops);
+}
+
 int
 pp_plan (pp_numbering *n, const pp_graph *g, pp_probe **out)
 {
@@ -467,6 +693,13 @@ pp_plan_early (pp_numbering *n, const pp_graph *g, const char *count_early,
 int
 pp_plan_derived (pp_numbering *n, const pp_graph *g, const char *count_early,
                  char *derived, pp_probe **out)
+{
+  return pp_plan_loops (n, g, count_early, derived, 0, NULL, out);
+}
+
+int
+pp_plan_loops (pp_numbering *n, const pp_graph *g, const char *count_early,
+               char *derived, int promote, int *loops, pp_probe **out)
 {
   pp_place_chords (n, g);
   plan_state ps = { n, { NULL, NULL }, { NULL, NULL }, n->ppp_done ? 2 : 1 };
@@ -502,6 +735,11 @@ pp_plan_derived (pp_numbering *n, const pp_graph *g, const char *count_early,
                       && pp_restart_derivable (n, g, v);
       derived[v] = is_derived[v];
     }
+  loop_plan lp;
+  plan_loops (&ps, g, promote ? count_early : NULL, first_in, moved_end,
+              is_derived, &lp);
+  if (loops)
+    *loops = lp.nloops;
   pp_probe *probes = pp_xcalloc (n->num_cfg_edges + n->num_nodes + 1,
                                  sizeof *probes);
   int np = 0;
@@ -523,6 +761,14 @@ pp_plan_derived (pp_numbering *n, const pp_graph *g, const char *count_early,
       p->where = PP_AT_EDGE;
       p->edge = e;
       p->block = -1;
+      if (lp.quiet[e])
+        continue;
+      if (lp.step[e])
+        {
+          p->loop_step = lp.step[e];
+          np++;
+          continue;
+        }
       if (c->role == PP_CFG_DAG)
         {
           const pp_dag_edge *de = &n->dag[c->dag_edge];
@@ -547,6 +793,18 @@ pp_plan_derived (pp_numbering *n, const pp_graph *g, const char *count_early,
           if (c->entry_edge >= 0 && !is_derived[pp_graph_edge_dst (g, e)])
             reg_update (&ps, c->entry_edge, p);
         }
+      if (lp.flush[e])
+        {
+          const pp_probe *l = &lp.loops[lp.flush[e] - 1];
+          p->loop_flush = lp.flush[e];
+          p->loop_first_uses_reg = l->loop_first_uses_reg;
+          p->loop_reg = l->loop_reg;
+          p->loop_first = l->loop_first;
+          p->loop_steady = l->loop_steady;
+          p->loop_restart = l->loop_restart;
+          p->loop_off = lp.exit_off[e];
+        }
+      p->loop_init = lp.init[e];
       /* An abnormal edge cannot carry code; the DAG makes sure it needs
          none (its source ends paths in the block, its target is a restart
          node whose register value is known).  */
@@ -557,6 +815,7 @@ pp_plan_derived (pp_numbering *n, const pp_graph *g, const char *count_early,
   free (first_in);
   free (moved_end);
   free (is_derived);
+  free_loop_plan (&lp);
   for (int r = 0; r < ps.nregs; r++)
     {
       free (ps.known[r]);
@@ -569,9 +828,28 @@ pp_plan_derived (pp_numbering *n, const pp_graph *g, const char *count_early,
 /* ------------------------------------------------------------- simulate */
 
 static void
-run_probe (const pp_probe *p, pp_pathid reg[2], pp_count_sink sink,
-           void *ctx)
+run_probe (const pp_probe *p, pp_pathid reg[2], uint64_t *trips,
+           pp_count_sink sink, void *ctx)
 {
+  if (p->loop_step)
+    trips[p->loop_step]++;
+  if (p->loop_flush)
+    {
+      uint64_t c = trips[p->loop_flush];
+      if (c)
+        {
+          sink (ctx, (p->loop_first_uses_reg ? reg[0] : 0) + p->loop_first,
+                0);
+          for (uint64_t i = 1; i < c; i++)
+            sink (ctx, p->loop_steady, 0);
+          if (p->loop_reg)
+            reg[0] = p->loop_restart;
+        }
+      if (p->loop_reg)
+        reg[0] += p->loop_off;
+      /* Garbage, as in a register no longer live.  */
+      trips[p->loop_flush] = 0x7ea5ull;
+    }
   if (p->count)
     sink (ctx, (p->count_uses_reg ? reg[0] : 0) + p->count_off,
           (p->ppp_count_uses_reg ? reg[1] : 0) + p->ppp_count_off);
@@ -582,6 +860,8 @@ run_probe (const pp_probe *p, pp_pathid reg[2], pp_count_sink sink,
       else if (p->op[r] == PP_REG_SET)
         reg[r] = p->val[r];
     }
+  if (p->loop_init)
+    trips[p->loop_init] = 0;
 }
 
 int
@@ -594,6 +874,17 @@ pp_simulate (const pp_numbering *n, const pp_probe *probes, int nprobes,
   int *edge_probe = pp_xcalloc (n->num_cfg_edges ? n->num_cfg_edges : 1,
                                 sizeof *edge_probe);
   int *block_probe = pp_xcalloc (n->num_nodes, sizeof *block_probe);
+  int nloops = 0;
+  for (int i = 0; i < nprobes; i++)
+    {
+      const pp_probe *p = &probes[i];
+      int most = p->loop_init > p->loop_step ? p->loop_init : p->loop_step;
+      most = most > p->loop_flush ? most : p->loop_flush;
+      nloops = most > nloops ? most : nloops;
+    }
+  uint64_t *trips = pp_xcalloc (nloops + 1, sizeof *trips);
+  for (int i = 0; i <= nloops; i++)
+    trips[i] = 0x5eedull; /* garbage until a loop's entry zeroes it */
   for (int i = 0; i < nprobes; i++)
     {
       if (probes[i].where == PP_AT_EDGE)
@@ -607,9 +898,9 @@ pp_simulate (const pp_numbering *n, const pp_probe *probes, int nprobes,
       int e = cfg_edges[i];
       int u = last;
       if (block_probe[u])
-        run_probe (&probes[block_probe[u] - 1], reg, sink, ctx);
+        run_probe (&probes[block_probe[u] - 1], reg, trips, sink, ctx);
       if (edge_probe[e])
-        run_probe (&probes[edge_probe[e] - 1], reg, sink, ctx);
+        run_probe (&probes[edge_probe[e] - 1], reg, trips, sink, ctx);
       last = -1;
       /* The caller gives edges; the destination is looked up by the
          caller's graph, which the numbering does not keep, so we track the
@@ -623,8 +914,9 @@ pp_simulate (const pp_numbering *n, const pp_probe *probes, int nprobes,
         break;
     }
   if (last >= 0 && block_probe[last])
-    run_probe (&probes[block_probe[last] - 1], reg, sink, ctx);
+    run_probe (&probes[block_probe[last] - 1], reg, trips, sink, ctx);
   free (edge_probe);
   free (block_probe);
+  free (trips);
   return 0;
 }

@@ -312,9 +312,18 @@ ppgcc_instrument_function (function *fun)
   std::vector<char> count_early = count_early_blocks (cfg);
   bool by_path_end = ppgcc_opts.cct || ppgcc_opts.nmetrics;
   std::vector<char> derived (count_early.size (), 0);
-  int nprobes = pp_plan_derived (n, cfg.graph,
-                                 by_path_end ? nullptr : count_early.data (),
-                                 derived.data (), &probes);
+  /* Single-path loops' trips in a local counter: where a path end is a
+     plain non-atomic add to the function's array (not PPP's checks, the
+     hash table's, a context's records, a switchable build's flag test).  */
+  bool loop_registers = ppgcc_opts.loop_registers && !by_path_end
+                        && fn.counters && !fn.count_base && !fn.ppp_ids
+                        && !fn.hash_keys && !fn.metric_base
+                        && !ppgcc_opts.atomic
+                        && ppgcc_opts.switching == ppgcc_options::SWITCH_NONE;
+  int nprobes = pp_plan_loops (n, cfg.graph,
+                               by_path_end ? nullptr : count_early.data (),
+                               derived.data (), loop_registers, nullptr,
+                               &probes);
   /* Restart paths left to readers (pp_plan_derived): named in the
      metadata, which readers have with the counts.  */
   for (size_t v = 0; v < derived.size (); v++)

@@ -80,6 +80,9 @@ struct ppgcc_options
   /* -f[no-]profile-paths-derive: one-path local functions counted from
      their callers' paths, without probes (derive.cc).  */
   bool derive = true;
+  /* -f[no-]profile-paths-loop-registers: single-path loops' counts kept
+     in a local counter, stored when the loop is left (pp_plan_loops).  */
+  bool loop_registers = true;
   /* -f[no-]profile-paths-values: the sizes and destinations of string
      operations of variable size (value-sites.cc).  */
   bool values = true;

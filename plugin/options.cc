@@ -238,6 +238,8 @@ parse_args (struct plugin_name_args *info)
         }
       else if (!strcmp (key, "derive"))
         ppgcc_opts.derive = !val || strcmp (val, "0") != 0;
+      else if (!strcmp (key, "loop-registers"))
+        ppgcc_opts.loop_registers = !val || strcmp (val, "0") != 0;
       else if (!strcmp (key, "values"))
         ppgcc_opts.values = !val || strcmp (val, "0") != 0;
       else if (!strcmp (key, "superblock"))

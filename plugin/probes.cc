@@ -260,6 +260,95 @@ gen_hash_cache_count (gimple_seq *seq, tree id, const ppgcc_fn &fn,
   checks.push_back ({ t, { fn.hash_counts, h, id } });
 }
 
+/* REG op= VAL for register R (0: Ball-Larus, 1: PPP).  */
+static void
+gen_reg_op (gimple_seq *seq, tree regs[2], int r, pp_reg_op op,
+            pp_pathid val, const ppgcc_fn &fn)
+{
+  if (!regs[r] || op == PP_REG_NONE)
+    return;
+  if (r == 0 && reg_holds_address)
+    {
+      /* &counters[v + bias], or reg + v * 8 (modulo 2^64: an increment
+         may be "negative"; see address_bias).  In the count statements,
+         for derive.cc.  */
+      tree rhs = op == PP_REG_SET
+                 ? build_fold_addr_expr (array_ref (
+                     fn.counters, build_int_cst (ssizetype,
+                                                 (int64_t) val
+                                                     + address_bias)))
+                 : build2 (POINTER_PLUS_EXPR, TREE_TYPE (regs[0]), regs[0],
+                           build_int_cstu (sizetype, val * 8));
+      add_count_stmt (seq, gimple_build_assign (regs[0], rhs));
+    }
+  else if (op == PP_REG_ADD)
+    gimple_seq_add_stmt (seq, gimple_build_assign (regs[r], PLUS_EXPR,
+                                                   regs[r], u64_cst (val)));
+  else
+    gimple_seq_add_stmt (seq, gimple_build_assign (regs[r], u64_cst (val)));
+}
+
+/* The local trip counter of each promoted loop (pp_plan_loops) of the
+   function being instrumented, by loop number.  */
+static std::vector<tree> loop_trips;
+
+static tree
+trip_counter (int loop)
+{
+  if ((size_t) loop >= loop_trips.size ())
+    loop_trips.resize (loop + 1, NULL_TREE);
+  if (!loop_trips[loop])
+    loop_trips[loop] = create_tmp_var (ppgcc_u64_type (), "pp_trips");
+  return loop_trips[loop];
+}
+
+static void gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
+                       const ppgcc_fn &fn, ppp_checks &checks);
+
+/* Leaving a promoted loop: its trips, when it went round, stored in the
+   memory counters (see pp_probe), in an arm split off later, then the
+   register as the replaced probes would have left it:
+     t = trips; if (t != 0)   <- split later:
+       counters[reg + first]++; counters[steady] += t - 1; reg = restart;
+     reg += off;  */
+typedef std::vector<std::pair<tree, gimple_seq> > flag_checks;
+
+static void
+gen_loop_flush (gimple_seq *seq, const pp_probe &p, tree regs[2],
+                const ppgcc_fn &fn, flag_checks &flags)
+{
+  tree u64 = ppgcc_u64_type ();
+  tree t = create_tmp_reg (u64, "pp_t");
+  gimple_seq_add_stmt (seq, gimple_build_assign (t,
+                                                 trip_counter (p.loop_flush)));
+  gimple_seq_add_stmt (seq, gimple_build_cond (NE_EXPR, t,
+                                               build_zero_cst (u64),
+                                               NULL_TREE, NULL_TREE));
+  gimple_seq arm = NULL;
+  pp_probe first = {};
+  first.count = 1;
+  first.count_uses_reg = p.loop_first_uses_reg;
+  first.count_off = p.loop_first;
+  ppp_checks none;
+  gen_count (&arm, first, regs, fn, none);
+  gcc_checking_assert (none.empty ());
+  tree ref = array_ref (unshare_expr (fn.counters), u64_cst (p.loop_steady));
+  tree more = create_tmp_reg (u64, "pp_c");
+  gimple_seq_add_stmt (&arm, gimple_build_assign (more, PLUS_EXPR, t,
+                                                  u64_cst (-1ull)));
+  tree old = create_tmp_reg (u64, "pp_c");
+  tree sum = create_tmp_reg (u64, "pp_c");
+  gimple_seq_add_stmt (&arm, gimple_build_assign (old, unshare_expr (ref)));
+  gimple_seq_add_stmt (&arm, gimple_build_assign (sum, PLUS_EXPR, old,
+                                                  more));
+  gimple_seq_add_stmt (&arm, gimple_build_assign (ref, sum));
+  if (p.loop_reg)
+    gen_reg_op (&arm, regs, 0, PP_REG_SET, p.loop_restart, fn);
+  flags.push_back ({ t, arm });
+  if (p.loop_reg && p.loop_off)
+    gen_reg_op (seq, regs, 0, PP_REG_ADD, p.loop_off, fn);
+}
+
 /* counter[index]++ for a probe that ends a path.  */
 static void
 gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
@@ -295,13 +384,20 @@ gen_count (gimple_seq *seq, const pp_probe &p, tree regs[2],
 /* A path end that tests the profile flag first (-fprofile-paths-switch=
    check): `if (__pp_on != 0)` ends SEQ; the count it guards is kept in
    FLAG_CHECKS under the tested temporary, for split_flag_checks.  */
-typedef std::vector<std::pair<tree, gimple_seq> > flag_checks;
 
 static gimple_seq
 gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
            ppp_checks &checks, flag_checks &flags)
 {
   gimple_seq seq = NULL;
+  if (p.loop_step)
+    {
+      tree c = trip_counter (p.loop_step);
+      gimple_seq_add_stmt (&seq, gimple_build_assign (c, PLUS_EXPR, c,
+                                                      u64_cst (1)));
+    }
+  if (p.loop_flush)
+    gen_loop_flush (&seq, p, regs, fn, flags);
   if (p.count && (fn.switch_check || fn.count_guard))
     {
       gimple_seq count = NULL;
@@ -317,32 +413,11 @@ gen_probe (const pp_probe &p, tree regs[2], const ppgcc_fn &fn,
     }
   else if (p.count)
     gen_count (&seq, p, regs, fn, checks);
-  if (reg_holds_address && p.op[0] != PP_REG_NONE)
-    {
-      /* &counters[v + bias], or reg + v * 8 (modulo 2^64: an increment
-         may be "negative"; see address_bias).  In the count statements,
-         for derive.cc.  */
-      tree rhs = p.op[0] == PP_REG_SET
-                 ? build_fold_addr_expr (array_ref (
-                     fn.counters, build_int_cst (ssizetype,
-                                                 (int64_t) p.val[0]
-                                                     + address_bias)))
-                 : build2 (POINTER_PLUS_EXPR, TREE_TYPE (regs[0]), regs[0],
-                           build_int_cstu (sizetype, p.val[0] * 8));
-      add_count_stmt (&seq, gimple_build_assign (regs[0], rhs));
-    }
-  for (int r = reg_holds_address ? 1 : 0; r < 2; r++)
-    {
-      if (!regs[r])
-        continue;
-      if (p.op[r] == PP_REG_ADD)
-        gimple_seq_add_stmt (&seq, gimple_build_assign (regs[r], PLUS_EXPR,
-                                                        regs[r],
-                                                        u64_cst (p.val[r])));
-      else if (p.op[r] == PP_REG_SET)
-        gimple_seq_add_stmt (&seq, gimple_build_assign (regs[r],
-                                                        u64_cst (p.val[r])));
-    }
+  for (int r = 0; r < 2; r++)
+    gen_reg_op (&seq, regs, r, p.op[r], p.val[r], fn);
+  if (p.loop_init)
+    gimple_seq_add_stmt (&seq, gimple_build_assign (trip_counter (p.loop_init),
+                                                    u64_cst (0)));
   return seq;
 }
 
@@ -566,8 +641,13 @@ ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
       DECL_NONALIASED (fn.counters) = 0;
       address_bias = INT64_MIN;
       for (int i = 0; i < nprobes; i++)
-        if (probes[i].count && probes[i].count_uses_reg)
-          address_bias = MAX (address_bias, (int64_t) probes[i].count_off);
+        {
+          if (probes[i].count && probes[i].count_uses_reg)
+            address_bias = MAX (address_bias, (int64_t) probes[i].count_off);
+          if (probes[i].loop_flush && probes[i].loop_first_uses_reg)
+            address_bias = MAX (address_bias,
+                                (int64_t) probes[i].loop_first);
+        }
       if (address_bias == INT64_MIN)
         address_bias = 0;
     }
@@ -596,4 +676,5 @@ ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
   split_ppp_checks (fun, checks, fn);
   reg_holds_address = false;
   address_bias = 0;
+  loop_trips.clear ();
 }

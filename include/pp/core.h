@@ -246,6 +246,19 @@ typedef struct
   int ppp_count_uses_reg;
   pp_reg_op op[2];
   pp_pathid val[2];
+  /* Loops whose paths are counted in a local counter (pp_plan_loops);
+     loop numbers start at 1, 0: none.  Entering loop LOOP_INIT zeroes its
+     counter, after the rest of the probe; each trip round LOOP_STEP's back
+     edge adds one to it.  Leaving LOOP_FLUSH, before the rest of the
+     probe: when the counter c is not zero, counter[LOOP_FIRST (+ reg when
+     LOOP_FIRST_USES_REG)] += 1 (the first trip, from the path's start),
+     counter[LOOP_STEADY] += c - 1 (the trips from the header) and, with
+     LOOP_REG, reg = LOOP_RESTART; then, with LOOP_REG, reg += LOOP_OFF
+     (the register as the probes it replaced would have left it).  */
+  int loop_init, loop_step, loop_flush;
+  int loop_first_uses_reg;
+  int loop_reg;
+  pp_pathid loop_first, loop_steady, loop_restart, loop_off;
 } pp_probe;
 
 /* The probes for a numbering: increments on chords only, initialisation
@@ -266,6 +279,22 @@ int pp_plan_early (pp_numbering *n, const pp_graph *g,
    whose in-edges set no register.  */
 int pp_plan_derived (pp_numbering *n, const pp_graph *g,
                      const char *count_early, char *derived, pp_probe **out);
+/* The same, and with PROMOTE the paths of a single-path loop are counted
+   in a local counter (a register), stored when the loop is left: an
+   innermost loop whose body is one path from its header to its one back
+   edge, through blocks of COUNT_EARLY with no path end, break or abnormal
+   edge inside, left by DAG edges only.  A trip round it then costs one
+   register increment (or none, where GCC derives the counter from the
+   loop's induction variable) instead of a count and a restart of the
+   path register; leaving it costs a test and, when it went round, two
+   counts.  What the loop counted is in memory whenever it has been left;
+   an asynchronous signal whose handler leaves the loop by longjmp, or
+   exits the program, loses the trips counted since it was entered.
+   Returns the number of probes; *LOOPS (may be NULL) the loops
+   promoted, numbered 1..*LOOPS in the probes.  */
+int pp_plan_loops (pp_numbering *n, const pp_graph *g,
+                   const char *count_early, char *derived, int promote,
+                   int *loops, pp_probe **out);
 
 /* Whether the path that restarts at NODE and ends in its block runs
    exactly as often as the paths that end at a break (back or cut) edge
