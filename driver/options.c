@@ -190,6 +190,10 @@ parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
     cl->loop_registers = 1;
   else if (!strcmp (a, "-fno-profile-paths-loop-registers"))
     cl->loop_registers = 0;
+  else if (!strcmp (a, "-fprofile-paths-inline-size"))
+    cl->inline_size = 1;
+  else if (!strcmp (a, "-fno-profile-paths-inline-size"))
+    cl->inline_size = 0;
   else if (!strcmp (a, "-fprofile-paths-values"))
     cl->values = 1;
   else if (!strcmp (a, "-fno-profile-paths-values"))
@@ -236,6 +240,7 @@ clear_own (ppgcc_cmdline *cl)
   cl->context_clone = -1;
   cl->derive = -1;
   cl->loop_registers = -1;
+  cl->inline_size = -1;
   cl->values = -1;
   cl->superblock_growth = cl->superblock_hot = NULL;
 }
@@ -296,6 +301,7 @@ ppgcc_parse (int argc, char **argv, const char *flags, ppgcc_cmdline *cl)
   cl->context_clone = -1;
   cl->derive = -1;
   cl->loop_registers = -1;
+  cl->inline_size = -1;
   cl->values = -1;
   cl->pass = XNEWVEC (char *, argc + 1);
   int stops_before_link = 0, inputs = 0, info_only = 0, probes = 0;
@@ -578,6 +584,10 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
         args[n++] = xstrdup (cl->loop_registers
                              ? "-fplugin-arg-ppgcc-loop-registers=1"
                              : "-fplugin-arg-ppgcc-loop-registers=0");
+      if (cl->inline_size >= 0)
+        args[n++] = xstrdup (cl->inline_size
+                             ? "-fplugin-arg-ppgcc-inline-size=1"
+                             : "-fplugin-arg-ppgcc-inline-size=0");
       if (cl->values >= 0)
         args[n++] = xstrdup (cl->values ? "-fplugin-arg-ppgcc-values=1"
                                         : "-fplugin-arg-ppgcc-values=0");
@@ -711,6 +721,9 @@ ppgcc_print_help (FILE *out)
          "                                   a single-path loop's in a "
          "register, stored\n"
          "                                   when the loop is left)\n"
+         "  -fno-profile-paths-inline-size   GCC's inliner weighs functions with "
+         "their probes\n"
+         "                                   (default: as the plain build's)\n"
          "  -fno-profile-paths-values        no value profiles (default: the "
          "sizes and\n"
          "                                   destinations of memcpy, memset, "

@@ -36,6 +36,7 @@ typedef struct
   int context_clone;     /* -f[no-]path-context-clone[=all]: -1 unset, 2 all */
   int derive;            /* -f[no-]profile-paths-derive: -1 unset */
   int loop_registers;    /* -f[no-]profile-paths-loop-registers: -1 unset */
+  int inline_size;       /* -f[no-]profile-paths-inline-size: -1 unset */
   int values;            /* -f[no-]profile-paths-values: -1 unset */
   const char *superblock_growth, *superblock_hot;
   int links;             /* the command links (no -c, -S, -E, -M, -MM) */

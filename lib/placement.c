@@ -479,6 +479,7 @@ typedef struct
   pp_pathid *exit_off;               /* [edges]: OFF of a flush's source */
   pp_probe *loops;                   /* [nloops]: each one's loop_* fields */
   int nloops;
+  int max_exits;
 } loop_plan;
 
 static int
@@ -592,6 +593,15 @@ promote_loop (const plan_state *ps, const pp_graph *g,
   ok = ok && cur == latch && walked == nbody;
   if (ok)
     {
+      int exits = 0;
+      for (int v = 0; v < nn; v++)
+        if (mark[v])
+          for (int e = first_out[v]; e >= 0; e = first_out[nn + e])
+            exits += e != b && !mark[pp_graph_edge_dst (g, e)];
+      ok = exits <= lp->max_exits;
+    }
+  if (ok)
+    {
       int id = ++lp->nloops;
       pp_probe *l = &lp->loops[id - 1];
       memset (l, 0, sizeof *l);
@@ -632,7 +642,7 @@ promote_loop (const plan_state *ps, const pp_graph *g,
 static void
 plan_loops (const plan_state *ps, const pp_graph *g, const char *count_early,
             const int *first_in, const int *moved_end,
-            const char *is_derived, loop_plan *lp)
+            const char *is_derived, int max_exits, loop_plan *lp)
 {
   const pp_numbering *n = ps->n;
   int nn = n->num_nodes, ne = n->num_cfg_edges;
@@ -646,7 +656,8 @@ plan_loops (const plan_state *ps, const pp_graph *g, const char *count_early,
   lp->exit_off = pp_xcalloc (ne + 1, sizeof *lp->exit_off);
   lp->loops = pp_xcalloc (ne + 1, sizeof *lp->loops);
   lp->nloops = 0;
-  if (!count_early || ps->nregs > 1)
+  lp->max_exits = max_exits;
+  if (!count_early || ps->nregs > 1 || max_exits <= 0)
     return;
   int *first_out = pp_xcalloc (nn + ne + 1, sizeof *first_out);
   for (int v = 0; v < nn; v++)
@@ -699,7 +710,7 @@ pp_plan_derived (pp_numbering *n, const pp_graph *g, const char *count_early,
 
 int
 pp_plan_loops (pp_numbering *n, const pp_graph *g, const char *count_early,
-               char *derived, int promote, int *loops, pp_probe **out)
+               char *derived, int max_exits, int *loops, pp_probe **out)
 {
   pp_place_chords (n, g);
   plan_state ps = { n, { NULL, NULL }, { NULL, NULL }, n->ppp_done ? 2 : 1 };
@@ -736,8 +747,8 @@ pp_plan_loops (pp_numbering *n, const pp_graph *g, const char *count_early,
       derived[v] = is_derived[v];
     }
   loop_plan lp;
-  plan_loops (&ps, g, promote ? count_early : NULL, first_in, moved_end,
-              is_derived, &lp);
+  plan_loops (&ps, g, count_early, first_in, moved_end, is_derived,
+              max_exits, &lp);
   if (loops)
     *loops = lp.nloops;
   pp_probe *probes = pp_xcalloc (n->num_cfg_edges + n->num_nodes + 1,

@@ -83,6 +83,9 @@ struct ppgcc_options
   /* -f[no-]profile-paths-loop-registers: single-path loops' counts kept
      in a local counter, stored when the loop is left (pp_plan_loops).  */
   bool loop_registers = true;
+  /* Plugin argument inline-size=0: GCC's inliner weighs functions with
+     their probes (inline-size.cc).  */
+  bool inline_size = true;
   /* -f[no-]profile-paths-values: the sizes and destinations of string
      operations of variable size (value-sites.cc).  */
   bool values = true;

@@ -240,6 +240,8 @@ parse_args (struct plugin_name_args *info)
         ppgcc_opts.derive = !val || strcmp (val, "0") != 0;
       else if (!strcmp (key, "loop-registers"))
         ppgcc_opts.loop_registers = !val || strcmp (val, "0") != 0;
+      else if (!strcmp (key, "inline-size"))
+        ppgcc_opts.inline_size = !val || strcmp (val, "0") != 0;
       else if (!strcmp (key, "values"))
         ppgcc_opts.values = !val || strcmp (val, "0") != 0;
       else if (!strcmp (key, "superblock"))

@@ -248,6 +248,10 @@ bool ppgcc_inlined_copy_p (const gimple *stmt);
 opt_pass *ppgcc_new_lower_entries_pass ();
 /* context-leaf.cc: after the early inliner.  */
 opt_pass *ppgcc_new_context_leaf_pass ();
+
+/* inline-size.cc: the probes taken out of GCC's inlining summaries.  */
+opt_pass *ppgcc_new_early_inline_size_pass ();
+opt_pass *ppgcc_new_ipa_inline_size_pass ();
 void ppgcc_context_exits (function *fun, const ppgcc_fn &fn);
 void ppgcc_gen_metric_path (gimple_seq *seq, tree index, const ppgcc_fn &fn);
 

@@ -111,12 +111,12 @@ on_all_ipa_passes_start (void *, void *)
    AFTER.  */
 static void
 register_pass (const char *plugin_name, opt_pass *pass,
-                     const char *after)
+                     const char *after, int instance = 1)
 {
   struct register_pass_info info;
   info.pass = pass;
   info.reference_pass_name = after;
-  info.ref_pass_instance_number = 1;
+  info.ref_pass_instance_number = instance;
   info.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
 }
@@ -172,6 +172,15 @@ plugin_init (struct plugin_name_args *info, struct plugin_gcc_version *version)
                      on_all_ipa_passes_start, NULL);
   if (ppgcc_opts.mode == PPGCC_MODE_USE)
     register_pass (info->base_name, ppgcc_new_feedback_pass (), "profile");
+  else if (ppgcc_opts.inline_size)
+    {
+      /* After every local summary (0: each instance of the pass), and
+         after the IPA one.  */
+      register_pass (info->base_name, ppgcc_new_early_inline_size_pass (),
+                     "local-fnsummary", 0);
+      register_pass (info->base_name, ppgcc_new_ipa_inline_size_pass (),
+                     "fnsummary");
+    }
   /* The cct entries, once GCC has inlined: first in the passes that run
      on each function after IPA (ehdisp is there at every -O level).  */
   if (ppgcc_opts.mode != PPGCC_MODE_USE

@@ -279,11 +279,11 @@ int pp_plan_early (pp_numbering *n, const pp_graph *g,
    whose in-edges set no register.  */
 int pp_plan_derived (pp_numbering *n, const pp_graph *g,
                      const char *count_early, char *derived, pp_probe **out);
-/* The same, and with PROMOTE the paths of a single-path loop are counted
-   in a local counter (a register), stored when the loop is left: an
-   innermost loop whose body is one path from its header to its one back
-   edge, through blocks of COUNT_EARLY with no path end, break or abnormal
-   edge inside, left by DAG edges only.  A trip round it then costs one
+/* The same, and the paths of a single-path loop are counted in a local
+   counter (a register), stored when the loop is left: an innermost loop
+   whose body is one path from its header to its one back edge, through
+   blocks of COUNT_EARLY with no path end, break or abnormal edge inside,
+   left by DAG edges only, at most MAX_EXITS of them (0: no loop).  A trip round it then costs one
    register increment (or none, where GCC derives the counter from the
    loop's induction variable) instead of a count and a restart of the
    path register; leaving it costs a test and, when it went round, two
@@ -293,7 +293,7 @@ int pp_plan_derived (pp_numbering *n, const pp_graph *g,
    Returns the number of probes; *LOOPS (may be NULL) the loops
    promoted, numbered 1..*LOOPS in the probes.  */
 int pp_plan_loops (pp_numbering *n, const pp_graph *g,
-                   const char *count_early, char *derived, int promote,
+                   const char *count_early, char *derived, int max_exits,
                    int *loops, pp_probe **out);
 
 /* Whether the path that restarts at NODE and ends in its block runs

@@ -1,11 +1,11 @@
-/* Single-path loops, whose trips the probes count in a local counter (a
-   register) and store when the loop is left: left by a break, a goto, a
-   return, a longjmp from a callee and a siglongjmp from a signal
-   handler, each on the branch that leaves the loop, and by running out;
-   entered from two places; and not entered at all.  Every trip that
-   completed counts its path exactly once: the first one's path starts
-   where the path entering the loop started, the later ones' at the
-   header.  loopregs.exp checks that the loops' counts are registers.  */
+/* Loops whose one way out is a break, a goto, a return, a longjmp (a
+   call after the exit) or a raise whose handler siglongjmps, and a loop
+   that runs out or is never entered: each a single path, so its trips
+   are counted in a local counter (a register) and stored when the loop
+   is left.  Every trip that completed counts its path exactly once: the
+   first one's path starts where the path entering the loop started, the
+   later ones' at the header.  loopregs.exp checks that these loops have
+   -O2's instructions.  */
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,47 +27,69 @@ bail (void)
 }
 
 __attribute__ ((noipa)) static long
-scan (const int *a, int n, int how, int stop)
+by_break (const int *a, int stop)
 {
   long s = 0;
-  for (int i = 0; i < n; i++)
+  for (int i = 0;; i++)
     {
+      if (a[i] == stop)
+        break;
       s += a[i];
+    }
+  return -s;
+}
+
+__attribute__ ((noipa)) static long
+by_goto (const int *a, int stop)
+{
+  long s = 0;
+  /* The label on the return's line: the lines of the path that jumps
+     there are then the same whether GCC's first CFG keeps the jump in a
+     block of its own (-O0) or not.  */
+  for (int i = 0;; s += a[i++])
+    if (a[i] == stop)
+      goto out;
+out: return s * 2;
+}
+
+__attribute__ ((noipa)) static long
+by_return (const int *a, int stop)
+{
+  long s = 0;
+  for (int i = 0;; i++)
+    {
+      if (a[i] == stop)
+        return s;
+      s += a[i];
+    }
+}
+
+__attribute__ ((noipa)) static long
+by_longjmp (const int *a, int stop, int how)
+{
+  long s = 0;
+  for (int i = 0;; i++)
+    {
       if (a[i] == stop)
         {
-          if (how == 0)
-            break;
-          if (how == 1)
-            goto out;
-          if (how == 2)
-            return s;
-          if (how == 3)
+          if (how)
             bail ();
-          raise (SIGUSR1);
+          else
+            raise (SIGUSR1);
           break;
         }
+      s += a[i];
     }
-  s = -s;
-out:
   return s;
 }
 
-/* Entered from either arm; the body is one path with two ways out.  */
-__attribute__ ((noipa)) static int
-find (const int *a, int from, int key)
+__attribute__ ((noipa)) static long
+sum (const int *a, int n)
 {
-  int i;
-  if (from > 0)
-    i = from;
-  else
-    i = 0;
-  while (a[i] != key)
-    {
-      if (a[i] < 0)
-        return -1;
-      i++;
-    }
-  return i;
+  long s = 0;
+  for (int i = 0; i < n; i++)
+    s += a[i];
+  return s;
 }
 
 int
@@ -75,45 +97,41 @@ main (void)
 {
   static const int a[12] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, -1 };
   signal (SIGUSR1, on_usr1);
-  long r0 = scan (a, 12, 0, 5), r1 = scan (a, 12, 1, 9);
-  long r2 = scan (a, 12, 2, 2), r5 = scan (a, 12, 0, 7);
-  long r6 = scan (a, 0, 0, 7), r7 = scan (a, 12, 1, 3);
-  long r3 = -1, r4 = -1;
+  long r0 = by_break (a, 5), r1 = by_break (a, 3), r2 = by_goto (a, 9);
+  long r3 = by_return (a, 2), r4 = by_return (a, -1);
+  long r5 = -1, r6 = -1;
   if (!setjmp (jump))
-    r3 = scan (a, 12, 3, 6);
+    r5 = by_longjmp (a, 6, 1);
   if (!sigsetjmp (sigjump, 1))
-    r4 = scan (a, 12, 4, 4);
-  int f0 = find (a, 0, 9), f1 = find (a, 6, 3), f2 = find (a, 2, 3);
-  int f3 = find (a, 0, 3), f4 = find (a, 4, 8);
-  printf ("%ld %ld %ld %ld %ld %ld %ld %ld %d %d %d %d %d\n", r0, r1, r2, r3,
-          r4, r5, r6, r7, f0, f1, f2, f3, f4);
+    r6 = by_longjmp (a, 4, 0);
+  long r7 = sum (a, 12), r8 = sum (a, 0), r9 = sum (a, 1);
+  printf ("%ld %ld %ld %ld %ld %ld %ld %ld %ld %ld\n", r0, r1, r2, r3, r4, r5,
+          r6, r7, r8, r9);
   return 0;
 }
-// scan's trips round the loop (line 33 to the back edge): 4 for stop 5,
-// 5 for stop 9, 6 for stop 2, 12 without a stop, 7 before bail's longjmp,
-// 2 before the raise: the first trip of each of those six calls from the
-// entry (line 32), the 30 others from the header.  The zero-length scan
-// and stop 3 (at a[0], the goto in the first trip) leave from the path's
-// start; the break, the goto, the return and running out after trips
-// from the header.  The paths cut short by the longjmp and the
-// siglongjmp count nothing.
-// expect-paths: scan 8
-// expect: scan 30 33 35 36 33
-// expect: scan 6 32 33 35 36 33
-// expect: scan 1 32 33 35 36 38 40 41 51 52
-// expect: scan 1 32 33 50 51 52
-// expect: scan 1 33 35 36 38 50 51 52
-// expect: scan 1 33 35 36 38 40 41 51 52
-// expect: scan 1 33 35 36 38 40 42 43
-// expect: scan 1 33 50 51 52
-// find's trips: 5 (key 9 from 0), 3 (3 from 6), 7 (3 from 2), none (3
-// at 0), 7 (8 from 4, then the -1): four first trips, three of them
-// entered through line 61 (i = from); 18 later ones; three finds return at the key
-// after trips, one with -1.
-// expect-paths: find 6
-// expect: find 18 64 66 68
-// expect: find 3 60 61 64 66 68
-// expect: find 3 64 70
-// expect: find 1 60 63 64 66 68
-// expect: find 1 60 63 64 70
-// expect: find 1 64 66 67
+// by_break (stop 5, then stop 3 at a[0]): 4 trips, the first from the
+// entry (line 32), and a stop in the first trip.  by_goto (9): 5 trips.
+// by_return (2, then -1): 6 and 11 trips.  by_longjmp (6, then 4): 7 and
+// 2 trips; the path cut short by the longjmp, and by the siglongjmp out
+// of the handler, counts nothing.  sum (12, 0, 1): 12 trips, none, 1.
+// expect-paths: by_break 4
+// expect: by_break 3 35 33 34 35 36 37
+// expect: by_break 1 32 33 35 39
+// expect: by_break 1 32 33 35 33 34 35 36 37
+// expect: by_break 1 35 39
+// expect-paths: by_goto 3
+// expect: by_goto 4 50 49
+// expect: by_goto 1 45 46 47 48 49 50 49
+// expect: by_goto 1 50 51 52
+// expect-paths: by_return 3
+// expect: by_return 15 61 59 60 61 62 63
+// expect: by_return 2 58 59 61 59 60 61 62 63
+// expect: by_return 2 61 62
+// expect-paths: by_longjmp 2
+// expect: by_longjmp 7 73 71 72 73 74 75 76 77 78 79 80 81
+// expect: by_longjmp 2 70 71 73 71 72 73 74 75 76 77 78 79 80 81
+// expect-paths: sum 4
+// expect: sum 11 90 91
+// expect: sum 2 89 90 91
+// expect: sum 2 90 92
+// expect: sum 1 89 90 92

@@ -6,6 +6,7 @@
 #include "pp/core.h"
 
 #include <CUnit/CUnit.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -477,8 +478,8 @@ check_plan (pp_numbering *n, pp_graph *g, int early)
     }
   pp_probe *probes;
   int loops = 0;
-  int nprobes = pp_plan_loops (n, g, count_early, derived, early, &loops,
-                               &probes);
+  int nprobes = pp_plan_loops (n, g, count_early, derived,
+                               early ? INT_MAX : 0, &loops, &probes);
   loops_seen += loops;
   free (count_early);
   int chords = 0, real = 0;
@@ -609,8 +610,18 @@ test_promoted_loops (void)
         count_early[pp_graph_find_node (g, "b")] = 0;
       pp_probe *probes;
       int loops = -1;
-      int np = pp_plan_loops (n, g, count_early, NULL, 1, &loops, &probes);
+      int np = pp_plan_loops (n, g, count_early, NULL, INT_MAX, &loops,
+                              &probes);
       CU_ASSERT_EQUAL (loops, cases[k].loops < 0 ? 0 : cases[k].loops);
+      /* Left two ways: not with one way out allowed.  */
+      if (k == 1)
+        {
+          pp_probe *fewer;
+          int none = -1;
+          pp_plan_loops (n, g, count_early, NULL, 1, &none, &fewer);
+          free (fewer);
+          CU_ASSERT_EQUAL (none, 0);
+        }
       int steps = 0;
       for (int i = 0; i < np; i++)
         if (probes[i].loop_step)
