@@ -45,6 +45,12 @@
 #include "tree-into-ssa.h"
 #include "tree-ssa.h"
 #include "value-prof.h"
+/* The inliner's function summaries (inline-size.cc).  */
+#include "alloc-pool.h"
+#include "symbol-summary.h"
+#include "sreal.h"
+#include "ipa-prop.h"
+#include "ipa-fnsummary.h"
 
 #include "bversion.h"
 #ifdef PPGCC_PLUGIN_VERSION_CHECK

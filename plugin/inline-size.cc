@@ -27,12 +27,6 @@
    order elsewhere.  */
 #include "plugin.h"
 
-#include "alloc-pool.h"
-#include "symbol-summary.h"
-#include "sreal.h"
-#include "ipa-prop.h"
-#include "ipa-fnsummary.h"
-
 static bool
 named_pp (tree t, const char *prefix)
 {
