@@ -42,6 +42,7 @@
 #include "predict.h"
 #include "tree-inline.h"
 #include "tree-cfgcleanup.h"
+#include "tree-iterator.h"
 #include "tree-into-ssa.h"
 #include "tree-ssa.h"
 #include "value-prof.h"

@@ -249,6 +249,10 @@ opt_pass *ppgcc_new_lower_entries_pass ();
 /* context-leaf.cc: after the early inliner.  */
 opt_pass *ppgcc_new_context_leaf_pass ();
 
+/* const-branch.cc: branches on what a local function that only returns a
+   constant returns, made constant before the CFG is numbered.  */
+void ppgcc_fold_constant_call_branches (function *fun);
+
 /* inline-size.cc: the probes taken out of GCC's inlining summaries.  */
 opt_pass *ppgcc_new_early_inline_size_pass ();
 opt_pass *ppgcc_new_ipa_inline_size_pass ();

@@ -3,9 +3,11 @@
    One GIMPLE pass, right after the CFG is built ("cfg") and before SSA:
    the CFG there is the source's, identical at every -O level, so a
    profile's per-function checksum matches whatever -O the profile is read
-   back at (-fuse-path-profile uses this same position).  For each function
-   the pass builds the core library's graph, numbers it (pp_number), plans
-   the probes (pp_plan) and inserts them (instrument.cc).  The registration
+   back at (-fuse-path-profile uses this same position).  Branches on a
+   static helper's constant return are folded first, in both
+   (const-branch.cc).  For each function the pass builds the core
+   library's graph, numbers it (pp_number), plans the probes (pp_plan)
+   and inserts them (instrument.cc).  The registration
    data and the constructor are emitted once all functions are lowered.
 
    This file is the entry: plugin_init reads the options (options.cc) and
@@ -59,6 +61,7 @@ public:
   }
   unsigned int execute (function *fun) final override
   {
+    ppgcc_fold_constant_call_branches (fun);
     if (ppgcc_opts.mode == PPGCC_MODE_USE)
       ppgcc_use_profile (fun);
     else
