@@ -118,10 +118,10 @@ discount_probes (cgraph_node *node, function *fun)
      one is inlined only where it is called once, whatever its probes;
      discounted, it shrank the unit that inline-unit-growth is a share of,
      and mujs (one unit, at that limit even at -O2) then had no room for
-     its small helpers: js_iscallable, stackidx stayed out of line.
-     Measured on the cg inputs against discounting every function:
-     mujs 731.1 -> 718.7 M, zstd 354.7 -> 353.7 M and its binary
-     1,717,966 -> 1,707,958 bytes; bzip2 and lua unchanged.  */
+     its small helpers: stackidx stayed out of line.  bench/run against
+     discounting every function (cg inputs): mujs 731.1 -> 719.9 M
+     instructions, its binary 612,522 -> 630,170 bytes of text+data; the
+     seven others within 0.1 M.  */
   if (ss->size - size > opt_for_fn (node->decl, param_max_inline_insns_single))
     return;
   int left = size * ipa_fn_summary::size_scale;
