@@ -653,25 +653,37 @@ pp_write_file_in_place (const char *path, const void *buf, size_t len)
 /* The temporaries beside PATH (of base name BASE in DIR), regular files
    owned by UID, newest first: at most MAX names into NAMES (malloc'd),
    their number returned; *STALE[I] whether name I is stale (its writer
-   gone, or older than PP_TMP_MAX_AGE).  */
+   gone, or older than PP_TMP_MAX_AGE).  The candidates are DIR's entries,
+   or LISTED's names (of that directory) when LISTED is not NULL.  */
 #define PP_TEMPS_MAX 64
 static int
 pp_list_temps (DIR *d, const char *base, uid_t uid, char **names,
-               int *stale)
+               int *stale, const struct pp_temp_listing *listed)
 {
   int n = 0;
   struct timespec when[PP_TEMPS_MAX];
   time_t now = time (NULL);
   struct dirent *e;
-  while ((e = readdir (d)) && n < PP_TEMPS_MAX)
+  for (int next = 0; n < PP_TEMPS_MAX; next++)
     {
+      const char *entry;
+      if (listed)
+        {
+          if (next >= listed->n)
+            break;
+          entry = listed->names[next];
+        }
+      else if ((e = readdir (d)))
+        entry = e->d_name;
+      else
+        break;
       long pid;
       struct stat st;
-      if (!pp_is_temp_of (e->d_name, base, &pid)
-          || fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0
+      if (!pp_is_temp_of (entry, base, &pid)
+          || fstatat (dirfd (d), entry, &st, AT_SYMLINK_NOFOLLOW) < 0
           || !S_ISREG (st.st_mode) || st.st_uid != uid)
         continue;
-      char *name = strdup (e->d_name);
+      char *name = strdup (entry);
       if (!name)
         break;
       /* A caller holding PATH's lock writes nothing now.  */
@@ -693,6 +705,44 @@ pp_list_temps (DIR *d, const char *base, uid_t uid, char **names,
       when[at] = st.st_mtim;
     }
   return n;
+}
+
+/* L made the listing of directory DIR (open as D): the names of its
+   entries that could be a writer's temporary (they hold PP_TMP_INFIX).
+   0, or -1 when memory ran out (L then lists nothing).  */
+static int
+pp_list_dir_temps (DIR *d, const char *dir, struct pp_temp_listing *l)
+{
+  pp_temp_listing_free (l);
+  if (!(l->dir = strdup (dir)))
+    return -1;
+  struct dirent *e;
+  while ((e = readdir (d)))
+    {
+      if (!strstr (e->d_name, PP_TMP_INFIX))
+        continue;
+      char **more = realloc (l->names, (l->n + 1) * sizeof *more);
+      char *name = more ? strdup (e->d_name) : NULL;
+      if (more)
+        l->names = more;
+      if (!name)
+        {
+          pp_temp_listing_free (l);
+          return -1;
+        }
+      l->names[l->n++] = name;
+    }
+  return 0;
+}
+
+PP_IO_API void
+pp_temp_listing_free (struct pp_temp_listing *l)
+{
+  for (int i = 0; i < l->n; i++)
+    free (l->names[i]);
+  free (l->names);
+  free (l->dir);
+  memset (l, 0, sizeof *l);
 }
 
 /* PATH split into its directory (malloc'd, "." when none) and base.  */
@@ -768,6 +818,18 @@ pp_settle_temps (const char *path, size_t hlen,
                  uint64_t (*size_of) (const unsigned char *, size_t),
                  int (*whole) (const char *, size_t))
 {
+  pp_settle_temps_listed (path, hlen, size_of, whole, NULL);
+}
+
+/* pp_settle_temps, the candidates taken from LISTING when it lists PATH's
+   directory, else read from the directory into it (LISTING NULL: read,
+   not kept).  */
+PP_IO_API void
+pp_settle_temps_listed (const char *path, size_t hlen,
+                        uint64_t (*size_of) (const unsigned char *, size_t),
+                        int (*whole) (const char *, size_t),
+                        struct pp_temp_listing *listing)
+{
   const char *base;
   char *dir = pp_dir_of (path, &base);
   DIR *d = dir ? opendir (dir) : NULL;
@@ -776,9 +838,14 @@ pp_settle_temps (const char *path, size_t hlen,
       free (dir);
       return;
     }
+  if (listing && (!listing->dir || strcmp (listing->dir, dir) != 0)
+      && pp_list_dir_temps (d, dir, listing) < 0)
+    listing = NULL;
   char *names[PP_TEMPS_MAX];
   int stale[PP_TEMPS_MAX];
-  int n = pp_list_temps (d, base, geteuid (), names, stale);
+  if (!listing)
+    rewinddir (d);
+  int n = pp_list_temps (d, base, geteuid (), names, stale, listing);
   /* A complete temporary is newer than PATH only when PATH is torn: a
      writer overwrites PATH only once its journal is whole.  With PATH
      whole, it is a journal whose writer died before overwriting (that
@@ -845,7 +912,7 @@ pp_read_journal (const char *path, size_t hlen,
   uid_t uid = stat (path, &st) == 0 ? st.st_uid : geteuid ();
   char *names[PP_TEMPS_MAX];
   int stale[PP_TEMPS_MAX];
-  int n = pp_list_temps (d, base, uid, names, stale);
+  int n = pp_list_temps (d, base, uid, names, stale, NULL);
   int got = pp_newest_whole (dir, names, n, hlen, size_of, whole, buf,
                              len);
   for (int i = 0; i < n; i++)

@@ -132,6 +132,8 @@
 #define pp_write_file_atomic __pp_write_file_atomic
 #define pp_write_file_in_place __pp_write_file_in_place
 #define pp_settle_temps __pp_settle_temps
+#define pp_settle_temps_listed __pp_settle_temps_listed
+#define pp_temp_listing_free __pp_temp_listing_free
 #define pp_read_journal __pp_read_journal
 #define pp_elf_read_section __pp_elf_read_section
 
