@@ -1227,6 +1227,55 @@ test_merge_encoded (void)
   CU_ASSERT_EQUAL (same, trials);
 }
 
+/* Records this run adds nothing to are copied as they are, unless the
+   copy would differ from the merge: the file's record without metadata
+   takes this run's, and its flags take this run's (HASHED here).  Each
+   against ppd_merge's image.  */
+static void
+test_merge_encoded_untouched (void)
+{
+  const ppd_pair pa[] = { { 1, 2 } };
+  for (int variant = 0; variant < 3; variant++)
+    {
+      ppd_profile old, now;
+      init_profile (&old, 1, "t.c", 3);
+      init_profile (&now, 1, "t.c", 3);
+      const char *names[] = { "f", "g", "h" };
+      for (int f = 0; f < 3; f++)
+        {
+          set_fn (&old.fns[f], names[f], f + 1, 0, pa, 1, NULL, 0);
+          /* g and h did not run this time; f did.  */
+          set_fn (&now.fns[f], names[f], f + 1, 0, pa, f == 0, NULL, 0);
+        }
+      if (variant == 1)
+        {
+          old.fns[1].meta[0] = '\0';
+          old.fns[1].meta_len = 0;
+        }
+      if (variant == 2)
+        now.fns[2].flags = PP_FN_HASHED;
+      unsigned char *image, *fast, *slow;
+      size_t len, fast_len, slow_len;
+      const char *why;
+      CU_ASSERT_EQUAL_FATAL (ppd_encode (&old, &image, &len), 0);
+      CU_ASSERT_EQUAL_FATAL (
+          ppd_merge_encoded (image, len, &now, &fast, &fast_len), 0);
+      ppd_profile merged;
+      CU_ASSERT_EQUAL_FATAL (ppd_decode (image, len, &merged, &why), 0);
+      CU_ASSERT_EQUAL_FATAL (ppd_merge (&merged, &now, NULL, NULL), 0);
+      CU_ASSERT_EQUAL_FATAL (ppd_encode (&merged, &slow, &slow_len), 0);
+      CU_ASSERT (fast_len == slow_len && !memcmp (fast, slow, slow_len));
+      CU_ASSERT_EQUAL (merged.fns[1].meta_len, now.fns[1].meta_len);
+      CU_ASSERT_EQUAL (merged.fns[2].flags, now.fns[2].flags);
+      free (image);
+      free (fast);
+      free (slow);
+      ppd_free (&merged);
+      ppd_free (&old);
+      ppd_free (&now);
+    }
+}
+
 /* Images ppd_merge_encoded leaves to the long way (1): other functions,
    another order or CFG, an older version, a repeated name, an older
    format, damage.  */
@@ -1306,4 +1355,6 @@ pp_add_ppd_tests (void)
                test_merge_encoded);
   CU_add_test (s, "merge into an image: the long way when laid out otherwise",
                test_merge_encoded_declines);
+  CU_add_test (s, "merge into an image: untouched records as they are",
+               test_merge_encoded_untouched);
 }
