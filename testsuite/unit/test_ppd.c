@@ -1178,6 +1178,34 @@ test_values (void)
   ppd_free (&none);
 }
 
+/* Whether ppd_merge_encoded of NOW into OLD's image gives the bytes of
+   ppd_merge's result, encoded; *MERGED (when not NULL) gets that result
+   (free it with ppd_free).  */
+static int
+fast_merge_as_slow (const ppd_profile *old, const ppd_profile *now,
+                    ppd_profile *merged)
+{
+  unsigned char *image, *fast, *slow;
+  size_t len, fast_len, slow_len;
+  ppd_profile m;
+  const char *why;
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (old, &image, &len), 0);
+  CU_ASSERT_EQUAL_FATAL (
+      ppd_merge_encoded (image, len, now, &fast, &fast_len), 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_decode (image, len, &m, &why), 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_merge (&m, now, NULL, NULL), 0);
+  CU_ASSERT_EQUAL_FATAL (ppd_encode (&m, &slow, &slow_len), 0);
+  int same = fast_len == slow_len && !memcmp (fast, slow, slow_len);
+  free (image);
+  free (fast);
+  free (slow);
+  if (merged)
+    *merged = m;
+  else
+    ppd_free (&m);
+  return same;
+}
+
 /* ppd_merge_encoded's image against ppd_merge's, encoded: the same bytes,
    over random profiles of one object that share their functions (some
    of which this run did not reach).  */
@@ -1206,21 +1234,7 @@ test_merge_encoded (void)
           else if (!rng (2))
             seen_fn (&now.fns[f], &old.fns[f]);
         }
-      unsigned char *image, *fast, *slow;
-      size_t len, fast_len, slow_len;
-      CU_ASSERT_EQUAL_FATAL (ppd_encode (&old, &image, &len), 0);
-      CU_ASSERT_EQUAL_FATAL (
-          ppd_merge_encoded (image, len, &now, &fast, &fast_len), 0);
-      ppd_profile merged;
-      const char *why;
-      CU_ASSERT_EQUAL_FATAL (ppd_decode (image, len, &merged, &why), 0);
-      CU_ASSERT_EQUAL_FATAL (ppd_merge (&merged, &now, NULL, NULL), 0);
-      CU_ASSERT_EQUAL_FATAL (ppd_encode (&merged, &slow, &slow_len), 0);
-      same += fast_len == slow_len && !memcmp (fast, slow, slow_len);
-      free (image);
-      free (fast);
-      free (slow);
-      ppd_free (&merged);
+      same += fast_merge_as_slow (&old, &now, NULL);
       ppd_free (&old);
       ppd_free (&now);
     }
@@ -1254,22 +1268,10 @@ test_merge_encoded_untouched (void)
         }
       if (variant == 2)
         now.fns[2].flags = PP_FN_HASHED;
-      unsigned char *image, *fast, *slow;
-      size_t len, fast_len, slow_len;
-      const char *why;
-      CU_ASSERT_EQUAL_FATAL (ppd_encode (&old, &image, &len), 0);
-      CU_ASSERT_EQUAL_FATAL (
-          ppd_merge_encoded (image, len, &now, &fast, &fast_len), 0);
       ppd_profile merged;
-      CU_ASSERT_EQUAL_FATAL (ppd_decode (image, len, &merged, &why), 0);
-      CU_ASSERT_EQUAL_FATAL (ppd_merge (&merged, &now, NULL, NULL), 0);
-      CU_ASSERT_EQUAL_FATAL (ppd_encode (&merged, &slow, &slow_len), 0);
-      CU_ASSERT (fast_len == slow_len && !memcmp (fast, slow, slow_len));
+      CU_ASSERT (fast_merge_as_slow (&old, &now, &merged));
       CU_ASSERT_EQUAL (merged.fns[1].meta_len, now.fns[1].meta_len);
       CU_ASSERT_EQUAL (merged.fns[2].flags, now.fns[2].flags);
-      free (image);
-      free (fast);
-      free (slow);
       ppd_free (&merged);
       ppd_free (&old);
       ppd_free (&now);
