@@ -253,6 +253,13 @@ opt_pass *ppgcc_new_context_leaf_pass ();
    constant returns, made constant before the CFG is numbered.  */
 void ppgcc_fold_constant_call_branches (function *fun);
 
+/* tail-returns.cc: a return of its own for each block ending in a call
+   whose value the function returns, so the call stays a tail call; the
+   call before BB's return where there is one (its paths count before
+   it).  */
+void ppgcc_split_tail_returns (function *fun);
+gcall *ppgcc_tail_call_before_return (basic_block bb);
+
 /* inline-size.cc: the probes taken out of GCC's inlining summaries.  */
 opt_pass *ppgcc_new_early_inline_size_pass ();
 opt_pass *ppgcc_new_ipa_inline_size_pass ();

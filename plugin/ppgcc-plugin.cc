@@ -62,6 +62,7 @@ public:
   unsigned int execute (function *fun) final override
   {
     ppgcc_fold_constant_call_branches (fun);
+    ppgcc_split_tail_returns (fun);
     if (ppgcc_opts.mode == PPGCC_MODE_USE)
       ppgcc_use_profile (fun);
     else

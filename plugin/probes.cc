@@ -619,6 +619,22 @@ insert_at_block_end (basic_block bb, gimple_seq seq)
     gsi_insert_seq_after (&gsi, seq, GSI_SAME_STMT);
 }
 
+/* A probe on edge E.  On an edge into the exit from a block that returns
+   what its last call returns: before that call, which then stays a tail
+   call (tail-returns.cc).  */
+static void
+insert_on_edge (edge e, gimple_seq seq)
+{
+  if (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
+    if (gcall *call = ppgcc_tail_call_before_return (e->src))
+      {
+        gimple_stmt_iterator gsi = gsi_for_stmt (call);
+        gsi_insert_seq_before (&gsi, seq, GSI_SAME_STMT);
+        return;
+      }
+  gsi_insert_seq_on_edge (e, seq);
+}
+
 void
 ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
                      const pp_probe *probes, int nprobes, const ppgcc_fn &fn,
@@ -667,8 +683,8 @@ ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
                            gen_probe (probes[i], regs, fn, checks, flags));
   for (int i = 0; i < nprobes; i++)
     if (probes[i].where == PP_AT_EDGE && cfg.edges[probes[i].edge])
-      gsi_insert_seq_on_edge (cfg.edges[probes[i].edge],
-                              gen_probe (probes[i], regs, fn, checks, flags));
+      insert_on_edge (cfg.edges[probes[i].edge],
+                      gen_probe (probes[i], regs, fn, checks, flags));
   gsi_commit_edge_inserts ();
   /* Flag tests first: a PPP check they guard is in their arm, and is
      split there.  */
