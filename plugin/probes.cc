@@ -621,11 +621,12 @@ insert_at_block_end (basic_block bb, gimple_seq seq)
 
 /* A probe on edge E.  On an edge into the exit from a block that returns
    what its last call returns: before that call, which then stays a tail
-   call (tail-returns.cc).  */
+   call (tail-returns.cc).  Not with metrics (FN's metric_base): a path's
+   metric is read at its end, and has always included its calls.  */
 static void
-insert_on_edge (edge e, gimple_seq seq)
+insert_on_edge (edge e, gimple_seq seq, const ppgcc_fn &fn)
 {
-  if (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun))
+  if (e->dest == EXIT_BLOCK_PTR_FOR_FN (cfun) && !fn.metric_base)
     if (gcall *call = ppgcc_tail_call_before_return (e->src))
       {
         gimple_stmt_iterator gsi = gsi_for_stmt (call);
@@ -684,7 +685,7 @@ ppgcc_insert_probes (function *fun, const ppgcc_cfg &cfg,
   for (int i = 0; i < nprobes; i++)
     if (probes[i].where == PP_AT_EDGE && cfg.edges[probes[i].edge])
       insert_on_edge (cfg.edges[probes[i].edge],
-                      gen_probe (probes[i], regs, fn, checks, flags));
+                      gen_probe (probes[i], regs, fn, checks, flags), fn);
   gsi_commit_edge_inserts ();
   /* Flag tests first: a PPP check they guard is in their arm, and is
      split there.  */

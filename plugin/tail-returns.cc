@@ -16,6 +16,8 @@
    runs after it.  A path that ends in a tail call is therefore counted
    even when the callee does not come back (exit, longjmp), as the
    optimised program, whose frame is gone at the jump, would have it.
+   Builds with metrics keep the count after the call: a path's metric is
+   read at its end and includes its calls.
 
    Done in -fuse-path-profile's compiles too (the same pass position), so
    the numbered CFG and its checksum are the same in both.  */
