@@ -361,6 +361,10 @@ ppgcc_ipp_collect (ipp_unit &u)
       f->fun = fun;
       f->name = fn_name (node->decl);
       push_cfun (fun);
+      /* The CFG the "cfg" pass numbers in the other modes, whose profiles
+         train this one: the same checksums.  */
+      ppgcc_fold_constant_call_branches (fun);
+      ppgcc_split_tail_returns (fun);
       char err[256];
       f->n = ppgcc_number_cfg (fun, f->cfg, err, sizeof err);
       f->checksum = ppgcc_cfg_checksum (f->cfg);

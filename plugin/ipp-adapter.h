@@ -295,4 +295,13 @@ bool ppgcc_skip_function (function *fun);
 tree ppgcc_u64_type ();
 tree ppgcc_new_desc ();
 
+/* The CFG every mode numbers, made so before numbering (the "cfg" pass,
+   and ipp/'s whole-unit pass, whose training profiles come from the
+   others).  const-branch.cc: branches on what a local function that only
+   returns a constant returns, made constant.  tail-returns.cc: a return
+   of its own for each block that ends in a call whose value the function
+   returns, so that the call stays a tail call.  */
+void ppgcc_fold_constant_call_branches (function *fun);
+void ppgcc_split_tail_returns (function *fun);
+
 #endif

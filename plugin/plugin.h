@@ -249,15 +249,9 @@ opt_pass *ppgcc_new_lower_entries_pass ();
 /* context-leaf.cc: after the early inliner.  */
 opt_pass *ppgcc_new_context_leaf_pass ();
 
-/* const-branch.cc: branches on what a local function that only returns a
-   constant returns, made constant before the CFG is numbered.  */
-void ppgcc_fold_constant_call_branches (function *fun);
-
-/* tail-returns.cc: a return of its own for each block ending in a call
-   whose value the function returns, so the call stays a tail call; the
-   call before BB's return where there is one (its paths count before
-   it).  */
-void ppgcc_split_tail_returns (function *fun);
+/* tail-returns.cc: the call before BB's return where BB returns what
+   that call returns (its paths count before it, so it stays a tail
+   call).  */
 gcall *ppgcc_tail_call_before_return (basic_block bb);
 
 /* inline-size.cc: the probes taken out of GCC's inlining summaries.  */
