@@ -23,7 +23,18 @@
    the numbered CFG and its checksum are the same in both.  */
 #include "plugin.h"
 
-/* Whether BB holds nothing but labels, debug and predict statements and a
+/* Statements that make no code and that GCC's tail calls look past:
+   debug statements, GIMPLE_PREDICT (the early-return hint lowering leaves
+   after a `return f (x);') and clobbers (the end of an addressable
+   local's life: mujs's Sp_charAt, whose buffer dies at its return).  */
+static bool
+no_code_stmt_p (gimple *s)
+{
+  return is_gimple_debug (s) || gimple_code (s) == GIMPLE_PREDICT
+         || gimple_clobber_p (s);
+}
+
+/* Whether BB holds nothing but labels, statements that make no code and a
    return of nothing or of a variable, and can lose predecessors: none of
    its labels is taken by address or reached non-locally.  The return, or
    NULL.  */
@@ -42,7 +53,7 @@ bare_return_block (basic_block bb)
             return NULL;
           continue;
         }
-      if (is_gimple_debug (s) || gimple_code (s) == GIMPLE_PREDICT)
+      if (no_code_stmt_p (s))
         continue;
       if (ret)
         return NULL;
@@ -58,27 +69,21 @@ bare_return_block (basic_block bb)
   return ret;
 }
 
-/* The statement before GSI's that matters for code: debug statements and
-   GIMPLE_PREDICT (the early-return hint lowering leaves after a
-   `return f (x);') skipped.  */
+/* The statement before GSI's that makes code.  */
 static void
 prev_code_stmt (gimple_stmt_iterator *gsi)
 {
   do
     gsi_prev (gsi);
-  while (!gsi_end_p (*gsi)
-         && (is_gimple_debug (gsi_stmt (*gsi))
-             || gimple_code (gsi_stmt (*gsi)) == GIMPLE_PREDICT));
+  while (!gsi_end_p (*gsi) && no_code_stmt_p (gsi_stmt (*gsi)));
 }
 
-/* The last such statement of BB.  */
+/* The last statement of BB that makes code.  */
 static gimple_stmt_iterator
 last_code_stmt (basic_block bb)
 {
   gimple_stmt_iterator gsi = gsi_last_bb (bb);
-  if (!gsi_end_p (gsi)
-      && (is_gimple_debug (gsi_stmt (gsi))
-          || gimple_code (gsi_stmt (gsi)) == GIMPLE_PREDICT))
+  if (!gsi_end_p (gsi) && no_code_stmt_p (gsi_stmt (gsi)))
     prev_code_stmt (&gsi);
   return gsi;
 }
@@ -138,21 +143,29 @@ ppgcc_split_tail_returns (function *fun)
                             || gsi_end_p (last)
                           ? NULL
                           : tail_call_candidate_at (last, retval);
-          if (!call || EDGE_COUNT (r->preds) == 1)
+          if (!call)
             {
               i++;
               continue;
             }
+          /* After B's trailing statements, R's clobbers then its return
+             (a return ends B).  */
+          gimple_stmt_iterator at = gsi_last_bb (b);
+          for (gimple_stmt_iterator g = gsi_start_bb (r); !gsi_end_p (g);
+               gsi_next (&g))
+            if (gimple_clobber_p (gsi_stmt (g)))
+              gsi_insert_after (&at, gimple_copy (gsi_stmt (g)),
+                                GSI_NEW_STMT);
           greturn *copy = gimple_build_return (retval);
           gimple_set_location (copy, gimple_location (call));
-          /* After B's trailing debug and predict statements: a return
-             ends B.  */
-          gimple_stmt_iterator at = gsi_last_bb (b);
           gsi_insert_after (&at, copy, GSI_NEW_STMT);
           remove_edge (in);
           make_single_succ_edge (b, EXIT_BLOCK_PTR_FOR_FN (fun), 0);
           changed = true;
         }
+      /* Every block that came here has its own return now.  */
+      if (EDGE_COUNT (r->preds) == 0)
+        delete_basic_block (r);
     }
   if (changed)
     {
