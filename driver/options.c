@@ -107,6 +107,8 @@ parse_own (const char *a, const char *origin, ppgcc_cmdline *cl)
         }
       cl->table = v;
     }
+  else if (!strcmp (a, "-fprofile-paths-db"))
+    cl->db_writer = 1;
   else if (!strcmp (a, "-fprofile-paths-switch"))
     cl->switching = "entry";
   else if ((v = value_of (a, "-fprofile-paths-switch")))
@@ -460,7 +462,7 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
                 const char *runtime)
 {
   size_t nfdo = sizeof fdo_flags / sizeof *fdo_flags;
-  char **args = XNEWVEC (char *, cl->npass + 48 + nfdo);
+  char **args = XNEWVEC (char *, cl->npass + 50 + nfdo);
   int n = 0;
   args[n++] = (char *) cc;
   int sampled = cl->use_profile && sampled_lines (cl->use_path);
@@ -609,6 +611,15 @@ ppgcc_gcc_argv (const ppgcc_cmdline *cl, const char *cc, const char *plugin,
       if (cl->cache_key)
         args[n++] = cl->cache_key;
     }
+  /* The profile database's writer is linked on request only
+     (runtime/db_write.h); PPGCC_PROFILE_DB set while linking asks too, as
+     in the nightly flow (README), which exports it before building.  */
+  const char *db = getenv ("PPGCC_PROFILE_DB");
+  if (runtime && (cl->db_writer || (db && *db)))
+    {
+      args[n++] = (char *) "-u";
+      args[n++] = (char *) "__pp_db_writer_linked";
+    }
   if (runtime)
     {
       /* After `-x c` gcc would read the archive as C: the
@@ -730,6 +741,13 @@ ppgcc_print_help (FILE *out)
          "... calls of\n"
          "                                   variable size, for "
          "-fuse-path-profile)\n"
+         "  -fprofile-paths-db               link the writer of the profile "
+         "database, so\n"
+         "                                   that PPGCC_PROFILE_DB=DIR works "
+         "at run time\n"
+         "                                   (default when PPGCC_PROFILE_DB "
+         "is set while\n"
+         "                                   linking)\n"
          "  -fprofile-paths-switch[=entry|check]   probes the profile "
          "flag turns off\n"
          "                                   (__pp_profile_on/off, "

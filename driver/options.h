@@ -39,6 +39,8 @@ typedef struct
   int inline_size;       /* -f[no-]profile-paths-inline-size: -1 unset */
   int values;            /* -f[no-]profile-paths-values: -1 unset */
   const char *superblock_growth, *superblock_hot;
+  int db_writer;         /* -fprofile-paths-db, or PPGCC_PROFILE_DB set:
+                            link the database writer */
   int links;             /* the command links (no -c, -S, -E, -M, -MM) */
   const char *env_flags; /* PPGCC_FLAGS, when it replaced the command's
                             ppgcc options; else NULL */

@@ -831,7 +831,7 @@ profile_file (struct __pp_db_session *db)
   if (env && *env)
     return strdup (env);
   if (db->epoch_dir)
-    return __pp_db_context_path (db);
+    return __pp_db_writer->context_path (db);
   char exe[PATH_MAX + 8];
   ssize_t n = readlink ("/proc/self/exe", exe, PATH_MAX);
   if (n <= 0)

@@ -88,7 +88,9 @@ fnv32 (const char *s)
   return h;
 }
 
-int
+static void __pp_db_end (struct __pp_db_session *s);
+
+static int
 __pp_db_begin (struct __pp_db_session *s)
 {
   memset (s, 0, sizeof *s);
@@ -120,7 +122,7 @@ fail:
   return -1;
 }
 
-void
+static void
 __pp_db_end (struct __pp_db_session *s)
 {
   pdb_unlock (s->lock_fd);
@@ -163,7 +165,7 @@ crash_mid_segment (const char *odir, const ppd_profile *p)
   raise (SIGKILL);
 }
 
-char *
+static char *
 __pp_db_context_path (struct __pp_db_session *s)
 {
   /* The executable: its first loaded object (dl_iterate_phdr's first).  */
@@ -183,7 +185,7 @@ __pp_db_context_path (struct __pp_db_session *s)
   return path;
 }
 
-int
+static int
 __pp_db_write_unit (struct __pp_db_session *s, const struct __pp_unit *u,
                     const ppd_profile *snap)
 {
@@ -230,3 +232,12 @@ __pp_db_write_unit (struct __pp_db_session *s, const struct __pp_unit *u,
   free (odir);
   return rc;
 }
+
+/* What pprt.c calls, when this file is linked (db_write.h).  The driver
+   names __pp_db_writer_linked (-u), which only this file defines: the
+   pointer's weak definition in pprt.c would not pull it out of the
+   archive.  This definition of the pointer overrides that one.  */
+PPRT_HIDDEN const struct __pp_db_writer __pp_db_writer_linked = {
+  __pp_db_begin, __pp_db_end, __pp_db_write_unit, __pp_db_context_path
+};
+const struct __pp_db_writer *__pp_db_writer = &__pp_db_writer_linked;

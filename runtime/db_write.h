@@ -15,20 +15,26 @@ struct __pp_db_session
   char *epoch_dir;     /* the current epoch's directory */
 };
 
-/* 1: no database (write <object>.ppd files); 0: writing into it, until
-   __pp_db_end; -1: it cannot be written (one line said why).  */
-__attribute__ ((visibility ("hidden"))) int
-__pp_db_begin (struct __pp_db_session *s);
-__attribute__ ((visibility ("hidden"))) void
-__pp_db_end (struct __pp_db_session *s);
-/* SNAP, U's counts since the last dump, as a new segment.  0 or -1
-   (message printed).  */
-__attribute__ ((visibility ("hidden"))) int
-__pp_db_write_unit (struct __pp_db_session *s, const struct __pp_unit *u,
-                    const ppd_profile *snap);
-/* Where the program's context profile goes in the session's epoch:
-   <epoch>/<build id of the executable>/<its name>.ppc (directories made).
-   malloc'd, or NULL with a message.  */
-__attribute__ ((visibility ("hidden"))) char *
-__pp_db_context_path (struct __pp_db_session *s);
+/* The writer, linked only into programs that ask for it (ppgcc
+   -fprofile-paths-db, or PPGCC_PROFILE_DB set while linking: the driver's
+   -u __pp_db_writer_linked pulls db_write.o out of the archive).  It is 9 KB of
+   code and its C library imports, which every other program would carry:
+   pprt.c's weak definition leaves __pp_db_writer NULL without it.  */
+struct __pp_db_writer
+{
+  /* 1: no database (write <object>.ppd files); 0: writing into it, until
+     end; -1: it cannot be written (one line said why).  */
+  int (*begin) (struct __pp_db_session *s);
+  void (*end) (struct __pp_db_session *s);
+  /* SNAP, U's counts since the last dump, as a new segment.  0 or -1
+     (message printed).  */
+  int (*write_unit) (struct __pp_db_session *s, const struct __pp_unit *u,
+                     const ppd_profile *snap);
+  /* Where the program's context profile goes in the session's epoch:
+     <epoch>/<build id of the executable>/<its name>.ppc (directories
+     made).  malloc'd, or NULL with a message.  */
+  char *(*context_path) (struct __pp_db_session *s);
+};
+extern const struct __pp_db_writer *__pp_db_writer
+  __attribute__ ((visibility ("hidden")));
 #endif

@@ -871,6 +871,30 @@ nothing_new (const ppd_profile *p)
    get it: cct_dump.c writes the .ppc into it too).  Under dump_lock.  */
 static struct __pp_db_session session;
 
+/* db_write.c's, when the program was linked with it (db_write.h).  */
+__attribute__ ((weak)) const struct __pp_db_writer *__pp_db_writer;
+
+/* 1 (no database) or the writer's begin.  PPGCC_PROFILE_DB given to a
+   program linked without the writer: one line, once, and the counts go
+   where they would without it (beside the objects), not lost.  */
+static int
+db_begin (void)
+{
+  if (__pp_db_writer)
+    return __pp_db_writer->begin (&session);
+  static int said;
+  const char *db = getenv ("PPGCC_PROFILE_DB");
+  if (db && *db && !said)
+    {
+      said = 1;
+      fprintf (stderr, "ppgcc profile: PPGCC_PROFILE_DB=%s: this program "
+               "was linked without the database writer (link it with "
+               "ppgcc -fprofile-paths-db); counts written beside its "
+               "objects\n", db);
+    }
+  return 1;
+}
+
 void
 __pp_dump (void)
 {
@@ -883,7 +907,7 @@ __pp_dump (void)
   __pp_resident_begin (&resident);
   /* PPGCC_PROFILE_DB: into the database, not beside the objects; when it
      cannot be written, the counts stay for a later dump.  */
-  int in_db = __pp_db_begin (&session);
+  int in_db = db_begin ();
   /* The modes' files first (the contexts: flat metric profiles read the
      units' counters, which the .ppd dump below zeroes).  */
   if (in_db >= 0)
@@ -920,7 +944,7 @@ __pp_dump (void)
       if (ok[i] && !snaps[i].runs && nothing_new (&snaps[i]))
         ; /* its file has this run and all its counts */
       else if (ok[i] && in_db >= 0
-               && (in_db == 0 ? __pp_db_write_unit (&session, u, &snaps[i])
+               && (in_db == 0 ? __pp_db_writer->write_unit (&session, u, &snaps[i])
                               : dump_unit (u, &snaps[i], &temps)) == 0)
         {
           drain_counts (u, &snaps[i]);
@@ -931,7 +955,7 @@ __pp_dump (void)
     }
   pp_temp_listing_free (&temps);
   if (in_db == 0)
-    __pp_db_end (&session);
+    __pp_db_writer->end (&session);
   free (snaps);
   free (ok);
   free (trained);
