@@ -1,6 +1,7 @@
 /* The data an instrumented translation unit hands to the runtime
    (include/pp/rt_abi.h): counter arrays, one struct __pp_fn_desc per
-   function, one struct __pp_unit, and a constructor that registers it.
+   function (together in a section of the unit's), one struct __pp_unit,
+   and a constructor that registers it.
    The record types below mirror the C structs field by field.  */
 #include "plugin.h"
 
@@ -107,8 +108,7 @@ pp_unit_type ()
   add_field (&fields, "num_fns", unsigned_type_node);
   add_field (&fields, "ppd_path", const_char_ptr ());
   add_field (&fields, "source", const_char_ptr ());
-  add_field (&fields, "fns",
-             build_pointer_type (build_pointer_type (fn_desc_type ())));
+  add_field (&fields, "fns", build_pointer_type (fn_desc_type ()));
   add_field (&fields, "next", build_pointer_type (unit_type));
   add_field (&fields, "metrics", const_char_ptr ());
   add_field (&fields, "flags", unsigned_type_node);
@@ -117,6 +117,7 @@ pp_unit_type ()
   add_field (&fields, "meta_size", unsigned_type_node);
   add_field (&fields, "reserved", unsigned_type_node);
   add_field (&fields, "rt_meta", const_char_ptr ());
+  add_field (&fields, "fns_end", build_pointer_type (fn_desc_type ()));
   finish_builtin_struct (unit_type, "__pp_unit", fields, NULL_TREE);
   return unit_type;
 }
@@ -135,6 +136,18 @@ new_static_var (tree type, const char *prefix)
   DECL_IGNORED_P (var) = 1;
   TREE_ADDRESSABLE (var) = 1;
   DECL_CONTEXT (var) = NULL_TREE;
+  return var;
+}
+
+/* VAR aligned as its type, not more: x86-64 GCC aligns a static
+   aggregate of 32 bytes or more to 32 bytes (ix86_data_alignment), which
+   put 24 bytes of padding after each 72-byte descriptor: 3 KB of gzip's
+   binary, 64 KB of sqlite3's.  The runtime only reads these.  */
+static tree
+packed (tree var)
+{
+  SET_DECL_ALIGN (var, TYPE_ALIGN (TREE_TYPE (var)));
+  DECL_USER_ALIGN (var) = 1;
   return var;
 }
 
@@ -227,7 +240,7 @@ ppgcc_new_ppp_arrays (ppgcc_fn &fn)
 tree
 ppgcc_new_desc ()
 {
-  return new_static_var (fn_desc_type (), "__pp_desc");
+  return packed (new_static_var (fn_desc_type (), "__pp_desc"));
 }
 
 /* Defines VAR now.  The unit is emitted after the front end is done
@@ -442,12 +455,32 @@ fn_ext (const ppgcc_fn &fn, std::string &meta_data)
                               build_int_cstu (ppgcc_u64_type (),
                                               fn.num_values));
     }
-  tree ext = new_static_var (build_qualified_type (etype, TYPE_QUAL_CONST),
-                             "__pp_ext");
+  tree ext = packed (new_static_var (build_qualified_type (etype,
+                                                           TYPE_QUAL_CONST),
+                                     "__pp_ext"));
   TREE_READONLY (ext) = 1;
   DECL_INITIAL (ext) = build_constructor (etype, v);
   define_var (ext);
   return ext;
+}
+
+/* The linker's symbol PREFIX SECTION (__start_ or __stop_), as an array
+   of descriptors, hidden: one per linked module, as the runtime is.  */
+static tree
+section_bound (const char *prefix, const char *section)
+{
+  std::string name = std::string (prefix) + section;
+  tree type = build_array_type (fn_desc_type (), NULL_TREE);
+  tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                          get_identifier (name.c_str ()), type);
+  DECL_EXTERNAL (decl) = 1;
+  TREE_PUBLIC (decl) = 1;
+  TREE_STATIC (decl) = 0;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED (decl) = 1;
+  return build4 (ARRAY_REF, fn_desc_type (), decl, size_zero_node,
+                 NULL_TREE, NULL_TREE);
 }
 
 void
@@ -456,8 +489,6 @@ ppgcc_emit_unit ()
   if (ppgcc_fns.empty () || seen_error ())
     return;
   tree dtype = fn_desc_type ();
-  tree ptr_desc = build_pointer_type (dtype);
-  vec<constructor_elt, va_gc> *ptrs = NULL;
   std::string meta_data;
   for (const ppgcc_fn &fn : ppgcc_fns)
     {
@@ -487,38 +518,47 @@ ppgcc_emit_unit ()
                                 build_int_cstu (unsigned_type_node,
                                                 words[i]));
       DECL_INITIAL (fn.desc) = build_constructor (dtype, v);
-      define_var (fn.desc);
-      CONSTRUCTOR_APPEND_ELT (ptrs, NULL_TREE, build_fold_addr_expr (fn.desc));
     }
-  tree arr_type = build_array_type_nelts (ptr_desc, ppgcc_fns.size ());
-  tree arr = new_static_var (arr_type, "__pp_fns");
-  TREE_READONLY (arr) = 1;
-  DECL_INITIAL (arr) = build_constructor (arr_type, ptrs);
-  define_var (arr);
+  std::string ppd_path = ppgcc_ppd_path ();
+  std::string source = main_input_filename ? main_input_filename : "";
+  uint64_t meta_key;
+  emit_meta_record (meta_record (meta_data, ppd_path, source, &meta_key));
+
+  /* The descriptors, in a section of their own named by the unit's key:
+     the linker makes them one array, which the unit finds between the
+     section's __start_ and __stop_ symbols (the linker's).  No array of
+     pointers to them, each with its relocation in a PIE: 32 bytes a
+     function (gzip's binary 4.9 KB).  They are used by no code (array
+     mode's probes count in the counters), so kept by force.  */
+  char section[32];
+  snprintf (section, sizeof section, "__pp_d_%016llx",
+            (unsigned long long) meta_key);
+  for (const ppgcc_fn &fn : ppgcc_fns)
+    {
+      set_decl_section_name (fn.desc, section);
+      DECL_PRESERVE_P (fn.desc) = 1;
+      define_var (fn.desc);
+    }
 
   tree utype = pp_unit_type ();
-  tree unit = new_static_var (utype, "__pp_unit");
+  tree unit = packed (new_static_var (utype, "__pp_unit"));
   vec<constructor_elt, va_gc> *u = NULL;
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 0),
                           build_int_cstu (unsigned_type_node, PP_ABI_VERSION));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 1),
                           build_int_cstu (unsigned_type_node,
                                           ppgcc_fns.size ()));
-  std::string ppd_path = ppgcc_ppd_path ();
-  std::string source = main_input_filename ? main_input_filename : "";
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 2), string_ptr (ppd_path));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 3), string_ptr (source));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 4),
-                          fold_convert (TREE_TYPE (field (utype, 4)),
-                                        build_fold_addr_expr (arr)));
+                          build_fold_addr_expr (section_bound ("__start_",
+                                                               section)));
   if (!ppgcc_opts.metrics.empty ())
     CONSTRUCTOR_APPEND_ELT (u, field (utype, 6),
                             string_ptr (ppgcc_opts.metrics));
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 7),
                           build_int_cstu (unsigned_type_node,
                                           ppgcc_opts.cct ? PP_UNIT_CCT : 0));
-  uint64_t meta_key;
-  emit_meta_record (meta_record (meta_data, ppd_path, source, &meta_key));
   /* A reference to a symbol of the runtime named for what to do, from a
      section the loader never maps: linked without the runtime (by plain
      gcc or g++), the object's undefined references include this name.  */
@@ -536,6 +576,9 @@ ppgcc_emit_unit ()
   CONSTRUCTOR_APPEND_ELT (u, field (utype, 10),
                           build_int_cstu (unsigned_type_node,
                                           meta_data.size ()));
+  CONSTRUCTOR_APPEND_ELT (u, field (utype, 13),
+                          build_fold_addr_expr (section_bound ("__stop_",
+                                                               section)));
   DECL_INITIAL (unit) = build_constructor (utype, u);
   define_var (unit);
 

@@ -163,7 +163,7 @@ metrics_ok (const struct __pp_fn_desc *fn)
   for (struct cct_unit *u = atomic_load (&units); u; u = u->next)
     if (!u->metrics_ok)
       for (uint32_t f = 0; f < u->unit->num_fns; f++)
-        if (u->unit->fns[f] == fn)
+        if (&u->unit->fns[f] == fn)
           return 0;
   return 1;
 }
@@ -1085,7 +1085,7 @@ inlined_counts (int take)
   for (struct cct_unit *u = atomic_load (&units); u; u = u->next)
     for (uint32_t f = 0; f < u->unit->num_fns; f++)
       {
-        struct __pp_fn_desc *fn = u->unit->fns[f];
+        struct __pp_fn_desc *fn = &u->unit->fns[f];
         uint64_t *a = PP_FN_EXT (fn, inlined);
         if (!a || !(fn->flags & PP_FN_CCT))
           continue;

@@ -410,7 +410,7 @@ index_units (struct builder *b)
   for (const struct cct_unit *u = b->in->units; u; u = u->next)
     for (uint32_t f = 0; f < u->unit->num_fns; f++)
       {
-        const struct __pp_fn_desc *d = u->unit->fns[f];
+        const struct __pp_fn_desc *d = &u->unit->fns[f];
         size_t j = mix (0, (uintptr_t) d) & b->unit_mask;
         while (b->unit_tab[j].d && b->unit_tab[j].d != d)
           j = (j + 1) & b->unit_mask;
@@ -436,7 +436,7 @@ unit_of (struct builder *b, const struct __pp_fn_desc *d)
     }
   for (const struct cct_unit *u = b->in->units; u; u = u->next)
     for (uint32_t f = 0; f < u->unit->num_fns; f++)
-      if (u->unit->fns[f] == d)
+      if (&u->unit->fns[f] == d)
         return u->unit;
   return NULL;
 }

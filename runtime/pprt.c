@@ -158,7 +158,7 @@ drain_counts (struct __pp_unit *u, const ppd_profile *snap)
 {
   for (uint32_t f = 0; f < u->num_fns; f++)
     {
-      struct __pp_fn_desc *fn = u->fns[f];
+      struct __pp_fn_desc *fn = &u->fns[f];
       if (fn->counters && snap && f < snap->nfns)
         {
           const ppd_fn *got = &snap->fns[f];
@@ -249,6 +249,15 @@ __pp_register_unit (struct __pp_unit *u)
                "ppgcc profile: %s: object built for runtime ABI %u, this "
                "runtime speaks %u; not profiled (rebuild with one ppgcc)\n",
                u->ppd_path, u->abi_version, PP_ABI_VERSION);
+      return;
+    }
+  if (u->fns_end - u->fns != (ptrdiff_t) u->num_fns)
+    {
+      fprintf (stderr,
+               "ppgcc profile: %s: %td function descriptors between its "
+               "section's bounds, %u expected (a link that dropped some: "
+               "-z start-stop-gc?); not profiled\n",
+               u->ppd_path, u->fns_end - u->fns, u->num_fns);
       return;
     }
   pthread_once (&init_once, runtime_init);
@@ -568,8 +577,8 @@ snapshot (struct __pp_unit *u, ppd_profile *p, uint64_t **trained_block)
      allocation a function.  */
   uint64_t all_trained = 0;
   for (uint32_t f = 0; f < u->num_fns; f++)
-    if (u->fns[f]->flags & PP_FN_TRAINED)
-      all_trained += PP_FN_EXT (u->fns[f], num_trained) + 1;
+    if (u->fns[f].flags & PP_FN_TRAINED)
+      all_trained += PP_FN_EXT (&u->fns[f], num_trained) + 1;
   uint64_t *trained = all_trained ? malloc (all_trained * sizeof *trained)
                                   : NULL;
   *trained_block = trained;
@@ -577,7 +586,7 @@ snapshot (struct __pp_unit *u, ppd_profile *p, uint64_t **trained_block)
     return -1;
   for (uint32_t f = 0; f < u->num_fns; f++)
     {
-      struct __pp_fn_desc *d = u->fns[f];
+      struct __pp_fn_desc *d = &u->fns[f];
       ppd_fn *fn = &p->fns[p->nfns++];
       /* Borrowed, not copied (snapshot_free): the codec only reads them,
          and copying every name and metadata field cost more than the

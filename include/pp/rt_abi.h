@@ -2,8 +2,10 @@
 
    For each translation unit the plugin emits (all with internal linkage):
      - per instrumented function a counter array (array mode) and a
-       struct __pp_fn_desc;
-     - one struct __pp_unit pointing at them;
+       struct __pp_fn_desc, in the unit's section __pp_d_<its meta_key in
+       16 hex digits>, which the linker makes one array;
+     - one struct __pp_unit pointing at its bounds (the linker's
+       __start_ and __stop_ symbols of that section);
      - a constructor calling __pp_register_unit (&unit).
    At a path end the probe does counters[id]++ (array mode) or calls
    __pp_hash_hit (desc, id) (hash mode, functions with many paths); with
@@ -21,7 +23,7 @@
 extern "C" {
 #endif
 
-#define PP_ABI_VERSION 12u
+#define PP_ABI_VERSION 13u
 
 /* __pp_fn_desc.flags */
 #define PP_FN_HASHED 1u    /* paths not counted per context: in the hash
@@ -175,7 +177,8 @@ struct __pp_unit
   const char *ppd_path;   /* profile path: the object's absolute path with
                              .ppd instead of .o, as gcov's .gcda */
   const char *source;     /* main source file, as given to the compiler */
-  struct __pp_fn_desc *const *fns; /* [num_fns] */
+  struct __pp_fn_desc *fns; /* [num_fns]: fns_end - fns must be num_fns
+                               (the runtime refuses the unit otherwise) */
   struct __pp_unit *next; /* runtime's: the list of registered units */
   /* -fprofile-paths-metric=: the events, comma-separated as given
      ("cycles,instructions"), or NULL.  Every unit of a program should
@@ -196,6 +199,7 @@ struct __pp_unit
   uint32_t meta_size;     /* the record's data bytes; 0: no record */
   uint32_t reserved;
   const char *rt_meta;    /* runtime's: the record's data, once read */
+  struct __pp_fn_desc *fns_end;
 };
 
 #define PP_META_SECTION ".pp_meta"

@@ -59,11 +59,15 @@ hand_burn (volatile double *sink, int chunk)
 
 #define NOINLINE __attribute__ ((noinline, noclone))
 
+/* The descriptors of the unit go in one section, which the linker makes
+   an array, as the plugin's do (rt_abi.h).  */
+#define HAND_DESC                                                          \
+  __attribute__ ((section ("__pp_d_hand"), used, aligned (8)))
 /* F's descriptor, with NPATHS Ball-Larus paths and flags FL.  */
 #define DESC_FLAGS(f, npaths, fl)                                       \
   static uint64_t f##_counters[(npaths)];                                  \
   static uint64_t f##_metrics[(npaths) * (NM ? NM : 1)];                   \
-  static struct __pp_fn_desc f##_desc = {                                  \
+  HAND_DESC static struct __pp_fn_desc f##_desc = {                        \
     .name = #f, .cfg_checksum = 7, .flags = (fl),                       \
     .num_paths = (npaths),                                                 \
     .counters = ((fl) & (PP_FN_CCT | PP_FN_HASHED)) ? NULL              \
@@ -75,7 +79,7 @@ hand_burn (volatile double *sink, int chunk)
 #define DESC(f, npaths) DESC_FLAGS (f, npaths, FN_FLAGS)
 /* With NSITES call sites, each with a callee slot (rt_abi.h).  */
 #define DESC_SITES(f, npaths, nsites)                                      \
-  static struct __pp_fn_desc f##_desc = {                                  \
+  HAND_DESC static struct __pp_fn_desc f##_desc = {                        \
     .name = #f, .cfg_checksum = 7, .flags = FN_FLAGS,                     \
     .num_paths = (npaths), .nmetrics = NM,                     \
     .num_sites = (nsites)                                                  \
@@ -130,11 +134,14 @@ hand_burn (volatile double *sink, int chunk)
 #define EXIT_SLOT() (__pp_slot = pp_s)
 
 /* The unit and its constructor.  */
+extern struct __pp_fn_desc __start___pp_d_hand[], __stop___pp_d_hand[]
+  __attribute__ ((visibility ("hidden")));
 #define UNIT(...)                                                          \
-  static struct __pp_fn_desc *const pp_fns[] = { __VA_ARGS__ };           \
   static struct __pp_unit pp_unit = {                                      \
-    PP_ABI_VERSION, sizeof pp_fns / sizeof *pp_fns, PPD_PATH, __FILE__,    \
-    pp_fns, NULL, METRICS, UNIT_FLAGS, 0                                   \
+    PP_ABI_VERSION,                                                        \
+    sizeof ((struct __pp_fn_desc *[]){ __VA_ARGS__ }) / sizeof (void *),   \
+    PPD_PATH, __FILE__, __start___pp_d_hand, NULL, METRICS, UNIT_FLAGS, 0, \
+    .fns_end = __stop___pp_d_hand                                          \
   };                                                                       \
   __attribute__ ((constructor)) static void pp_register (void)             \
   {                                                                        \

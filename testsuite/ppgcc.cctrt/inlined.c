@@ -16,7 +16,7 @@
 
 static uint64_t leaf_inlined[2 * (2 + 1)];
 static const struct __pp_fn_ext leaf_ext = { .inlined = leaf_inlined };
-static struct __pp_fn_desc leaf_desc = {
+HAND_DESC static struct __pp_fn_desc leaf_desc = {
   .name = "leaf", .cfg_checksum = 7, .flags = PP_FN_CCT, .num_paths = 2,
   .ext = &leaf_ext,
 };

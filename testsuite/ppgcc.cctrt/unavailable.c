@@ -30,15 +30,15 @@ UNIT (&main_desc, &f_desc)
 /* The other unit, flat, one metric "tsc", registered after the first
    (as a dlopen'd object's would be).  */
 static uint64_t other_counters[1], other_metrics[1];
+__attribute__ ((section ("__pp_d_other"), used, aligned (8)))
 static struct __pp_fn_desc other_desc = {
   .name = "other", .cfg_checksum = 7, .num_paths = 1,
   .counters = other_counters, .nmetrics = 1,
   .metrics = other_metrics,
 };
-static struct __pp_fn_desc *const other_fns[] = { &other_desc };
 static struct __pp_unit other_unit = {
-  PP_ABI_VERSION, 1, PPD_PATH ".other.ppd", "other.c", other_fns, NULL,
-  "tsc", 0, 0
+  PP_ABI_VERSION, 1, PPD_PATH ".other.ppd", "other.c", &other_desc, NULL,
+  "tsc", 0, 0, .fns_end = &other_desc + 1
 };
 
 static volatile int sink, three = 3;
