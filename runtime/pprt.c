@@ -401,24 +401,35 @@ cmp_pairs (const void *a, const void *b)
    Ball-Larus id), and from the hash table (hash mode, PPP misses) or,
    with PP_FN_HPT, from the Hot Path Table, whose evictions and busy sets
    are the `dropped` (thesis §5.4).  */
-/* Room for one more pair at *OUT (N used of *CAP, RESERVE kept free at
-   the end): doubles it when full.  0, or -1 when out of memory (*OUT
-   kept).  */
-static int
-room_for_pair (ppd_pair **out, uint64_t *cap, uint64_t n, uint64_t reserve)
+/* The pairs of one unit's snapshot, one function's after another, in one
+   block: a malloc and a free a function that ran were a tenth of lua's
+   exit (500 of each, 0.29 M instructions a process).  */
+struct pair_arena
 {
-  if (n + reserve + 1 < *cap)
+  ppd_pair *p;
+  uint64_t n, cap;
+};
+
+/* Room for one more pair in A (RESERVE kept free at the end): doubles it
+   when full.  0, or -1 when out of memory (A kept).  */
+static int
+room_for_pair (struct pair_arena *a, uint64_t reserve)
+{
+  if (a->n + reserve + 1 < a->cap)
     return 0;
-  ppd_pair *more = realloc (*out, 2 * *cap * sizeof *more);
+  uint64_t cap = 2 * (a->cap + reserve + 64);
+  ppd_pair *more = realloc (a->p, cap * sizeof *more);
   if (!more)
     return -1;
-  *out = more;
-  *cap *= 2;
+  a->p = more;
+  a->cap = cap;
   return 0;
 }
 
+/* Appends D's pairs to A; FN->npairs says how many (snapshot points
+   FN->pairs at them once A stops moving).  */
 static int
-collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
+collect_counts (struct __pp_fn_desc *d, ppd_fn *fn, struct pair_arena *a)
 {
   ppd_pair *table = NULL;
   uint64_t ntable = 0;
@@ -430,40 +441,33 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
      hash table's pairs go last, into the room kept for them.  */
   const uint64_t *ppp_ids = PP_FN_EXT (d, ppp_ids);
   const uint64_t *ppp_counts = PP_FN_EXT (d, ppp_counts);
-  uint64_t first = d->counters ? next_count (d->counters, 0, d->num_paths)
-                               : d->num_paths;
-  /* Most functions of a program did not run since the last dump (zstd:
-     1,888 of 2,204 in a compression): no list for them, as a
-     malloc and free a function were a fifth of zstd's exit.  */
-  if (first >= d->num_paths && !ntable && !ppp_counts)
-    {
-      free (table);
-      return 0;
-    }
-  uint64_t cap = ntable + 64, n = 0;
-  ppd_pair *out = malloc (cap * sizeof *out);
-  int oom = !out;
-  for (uint64_t i = first; !oom && i < d->num_paths;
+  uint64_t base = a->n;
+  int oom = 0;
+  for (uint64_t i = d->counters ? next_count (d->counters, 0, d->num_paths)
+                                : d->num_paths;
+       !oom && i < d->num_paths;
        i = next_count (d->counters, i + 1, d->num_paths))
     {
-      oom = room_for_pair (&out, &cap, n, ntable) < 0;
+      oom = room_for_pair (a, ntable) < 0;
       if (!oom)
-        out[n++] = (ppd_pair){ i, d->counters[i] };
+        a->p[a->n++] = (ppd_pair){ i, d->counters[i] };
     }
   for (uint64_t j = 0; !oom && ppp_counts && j < d->ext->ppp_size; j++)
     if (ppp_counts[j])
       {
-        oom = room_for_pair (&out, &cap, n, ntable) < 0;
+        oom = room_for_pair (a, ntable) < 0;
         if (!oom)
-          out[n++] = (ppd_pair){ ppp_ids[j], ppp_counts[j] };
+          a->p[a->n++] = (ppd_pair){ ppp_ids[j], ppp_counts[j] };
       }
+  if (!oom && ntable)
+    oom = room_for_pair (a, ntable) < 0;
   if (oom)
     {
-      free (out);
       free (table);
       return -1;
     }
-  fn->pairs = out;
+  ppd_pair *out = a->p ? a->p + base : NULL;
+  uint64_t n = a->n - base;
   if (ntable)
     memcpy (out + n, table, ntable * sizeof *table);
   n += ntable;
@@ -472,21 +476,21 @@ collect_counts (struct __pp_fn_desc *d, ppd_fn *fn)
      the file format must not depend on that).  The array's pairs come
      ascending and unique: sorted only with others (lua's exit: 500 sorts
      a process, 0.15 M instructions).  */
-  if (!ntable && !ppp_counts)
+  uint64_t k = n;
+  if (ntable || (ppp_counts && n))
     {
-      fn->npairs = n;
-      return 0;
-    }
-  qsort (out, n, sizeof *out, cmp_pairs);
-  uint64_t k = 0;
-  for (uint64_t i = 0; i < n; i++)
-    {
-      if (k && out[k - 1].id == out[i].id)
-        out[k - 1].count = pp_add_sat (out[k - 1].count, out[i].count);
-      else
-        out[k++] = out[i];
+      qsort (out, n, sizeof *out, cmp_pairs);
+      k = 0;
+      for (uint64_t i = 0; i < n; i++)
+        {
+          if (k && out[k - 1].id == out[i].id)
+            out[k - 1].count = pp_add_sat (out[k - 1].count, out[i].count);
+          else
+            out[k++] = out[i];
+        }
     }
   fn->npairs = k;
+  a->n = base + k;
   return 0;
 }
 
@@ -530,11 +534,12 @@ copy_trained (struct __pp_unit *u, const struct __pp_fn_desc *d, ppd_fn *fn,
 static void
 snapshot_free (ppd_profile *p, uint64_t *trained)
 {
+  /* The pairs: one block, the first function's (snapshot).  */
+  if (p->nfns)
+    free (p->fns[0].pairs);
   for (uint32_t f = 0; f < p->nfns; f++)
-    {
-      free (p->fns[f].pairs);
+    if (p->fns[f].nvalues)
       free (p->fns[f].values);
-    }
   free (trained);
   free (p->fns);
   free (p->source);
@@ -584,6 +589,7 @@ snapshot (struct __pp_unit *u, ppd_profile *p, uint64_t **trained_block)
   *trained_block = trained;
   if (all_trained && !trained)
     return -1;
+  struct pair_arena pairs = { NULL, 0, 0 };
   for (uint32_t f = 0; f < u->num_fns; f++)
     {
       struct __pp_fn_desc *d = &u->fns[f];
@@ -598,14 +604,20 @@ snapshot (struct __pp_unit *u, ppd_profile *p, uint64_t **trained_block)
       fn->checksum = d->cfg_checksum;
       fn->flags = d->flags & ~PP_FN_FLAT_CALLS_FROM_PATHS;
       fn->num_paths = d->num_paths;
-      if (collect_counts (d, fn) < 0)
-        return -1;
+      if (collect_counts (d, fn, &pairs) < 0)
+        {
+          free (pairs.p);
+          return -1;
+        }
       uint64_t nv = PP_FN_EXT (d, num_values);
       if (nv)
         {
           fn->values = malloc (nv * sizeof *fn->values);
           if (!fn->values)
-            return -1;
+            {
+              free (pairs.p);
+              return -1;
+            }
           for (uint64_t v = 0; v < nv; v++)
             fn->values[v] = atomic_load_explicit (
                 (_Atomic uint64_t *) &d->ext->values[v], memory_order_relaxed);
@@ -617,6 +629,16 @@ snapshot (struct __pp_unit *u, ppd_profile *p, uint64_t **trained_block)
           trained += PP_FN_EXT (d, num_trained) + 1;
         }
     }
+  /* Each function's pairs where they ended up; the first's pointer is
+     the block's, for snapshot_free, even with none.  */
+  uint64_t at = 0;
+  for (uint32_t f = 0; f < p->nfns; f++)
+    {
+      p->fns[f].pairs = pairs.p ? pairs.p + at : NULL;
+      at += p->fns[f].npairs;
+    }
+  if (!p->nfns)
+    free (pairs.p);
   return 0;
 }
 
