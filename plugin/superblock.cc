@@ -394,7 +394,18 @@ ppgcc_form_superblocks (function *fun, const ppgcc_cfg &cfg,
   if (!ppgcc_opts.superblocks || ids.empty () || !ppgcc_copyable_cfg_p (fun, n, EDGE_IRREDUCIBLE_LOOP))
     return false;
   if (current_loops)
-    mark_irreducible_loops ();
+    {
+      /* Loops the tail-call split left stale (tail-returns.cc: a return
+         block deleted) are fixed first: marking walks them, and a deleted
+         latch crashed GCC (bzip2's BZ2_blockSort, every -O2 program but
+         pcre2 in the bench).  */
+      if (loops_state_satisfies_p (LOOPS_NEED_FIXUP))
+        {
+          calculate_dominance_info (CDI_DOMINATORS);
+          fix_loop_structure (NULL);
+        }
+      mark_irreducible_loops ();
+    }
   if (!ppgcc_copyable_cfg_p (fun, n, EDGE_IRREDUCIBLE_LOOP))
     return false;
 
