@@ -444,13 +444,7 @@ ppgcc_metric_exit1_decl ()
 static tree
 runtime_var (const char *name, tree type, bool tls)
 {
-  tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
-                          type);
-  DECL_EXTERNAL (decl) = 1;
-  TREE_PUBLIC (decl) = 1;
-  DECL_ARTIFICIAL (decl) = 1;
-  DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
-  DECL_VISIBILITY_SPECIFIED (decl) = 1;
+  tree decl = ppgcc_hidden_extern_var (name, type);
   if (tls)
     {
       tls_model model = decl_default_tls_model (decl);

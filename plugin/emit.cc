@@ -464,21 +464,28 @@ fn_ext (const ppgcc_fn &fn, std::string &meta_data)
   return ext;
 }
 
+tree
+ppgcc_hidden_extern_var (const char *name, tree type)
+{
+  tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
+                          type);
+  DECL_EXTERNAL (decl) = 1;
+  TREE_PUBLIC (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED (decl) = 1;
+  return decl;
+}
+
 /* The linker's symbol PREFIX SECTION (__start_ or __stop_), as an array
-   of descriptors, hidden: one per linked module, as the runtime is.  */
+   of descriptors.  */
 static tree
 section_bound (const char *prefix, const char *section)
 {
   std::string name = std::string (prefix) + section;
-  tree type = build_array_type (fn_desc_type (), NULL_TREE);
-  tree decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
-                          get_identifier (name.c_str ()), type);
-  DECL_EXTERNAL (decl) = 1;
-  TREE_PUBLIC (decl) = 1;
-  TREE_STATIC (decl) = 0;
-  DECL_ARTIFICIAL (decl) = 1;
-  DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
-  DECL_VISIBILITY_SPECIFIED (decl) = 1;
+  tree decl = ppgcc_hidden_extern_var (name.c_str (),
+                                       build_array_type (fn_desc_type (),
+                                                         NULL_TREE));
   return build4 (ARRAY_REF, fn_desc_type (), decl, size_zero_node,
                  NULL_TREE, NULL_TREE);
 }

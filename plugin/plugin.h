@@ -276,5 +276,8 @@ void ppgcc_new_ppp_arrays (ppgcc_fn &fn);
 void ppgcc_new_hash_cache (ppgcc_fn &fn, unsigned bits);
 void ppgcc_emit_unit ();
 std::string ppgcc_ppd_path ();
+/* An external variable NAME of TYPE, hidden: one per linked module (the
+   runtime's, the linker's section bounds).  */
+tree ppgcc_hidden_extern_var (const char *name, tree type);
 
 #endif

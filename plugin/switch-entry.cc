@@ -199,15 +199,7 @@ entry_flag ()
   static tree decl;
   ppgcc_switch_mark_unit ();
   if (!decl)
-    {
-      decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
-                         get_identifier ("__pp_on_entry"), integer_type_node);
-      DECL_EXTERNAL (decl) = 1;
-      TREE_PUBLIC (decl) = 1;
-      DECL_ARTIFICIAL (decl) = 1;
-      DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
-      DECL_VISIBILITY_SPECIFIED (decl) = 1;
-    }
+    decl = ppgcc_hidden_extern_var ("__pp_on_entry", integer_type_node);
   return decl;
 }
 

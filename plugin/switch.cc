@@ -64,15 +64,9 @@ ppgcc_profile_flag ()
     {
       tree type = build_qualified_type (integer_type_node,
                                         TYPE_QUAL_VOLATILE);
-      decl = build_decl (BUILTINS_LOCATION, VAR_DECL,
-                         get_identifier ("__pp_on"), type);
-      DECL_EXTERNAL (decl) = 1;
-      TREE_PUBLIC (decl) = 1;
-      TREE_THIS_VOLATILE (decl) = 1;
-      DECL_ARTIFICIAL (decl) = 1;
       /* The runtime's is hidden: each shared object has its own.  */
-      DECL_VISIBILITY (decl) = VISIBILITY_HIDDEN;
-      DECL_VISIBILITY_SPECIFIED (decl) = 1;
+      decl = ppgcc_hidden_extern_var ("__pp_on", type);
+      TREE_THIS_VOLATILE (decl) = 1;
     }
   return decl;
 }
