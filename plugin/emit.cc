@@ -544,6 +544,11 @@ ppgcc_emit_unit ()
     {
       set_decl_section_name (fn.desc, section);
       DECL_PRESERVE_P (fn.desc) = 1;
+      /* SHF_GNU_RETAIN: kept by `--gc-sections -z start-stop-gc', which
+         collects what only __start_/__stop_ refer to (the link failed).  */
+      DECL_ATTRIBUTES (fn.desc) = tree_cons (get_identifier ("retain"),
+                                             NULL_TREE,
+                                             DECL_ATTRIBUTES (fn.desc));
       define_var (fn.desc);
     }
 
